@@ -1,0 +1,29 @@
+# `make run`: set up the local venv and analyse the shipped example position.
+# `make test`: set up the local venv and run the tests, ruff and mypy --strict.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/mineproof analyze examples/expert-midgame.txt
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_analysis.py
+
+clean:
+	rm -rf $(VENV) build src/*.egg-info

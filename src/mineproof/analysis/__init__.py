@@ -1,0 +1,5 @@
+"""Exact analysis of positions: probabilities, forced cells, arrangement counts, conflicts."""
+
+from mineproof.analysis.core import Analysis, FlagStatus, analyze
+
+__all__ = ["Analysis", "FlagStatus", "analyze"]

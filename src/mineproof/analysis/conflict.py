@@ -1,0 +1,108 @@
+"""Naming the conflict in a position that no arrangement satisfies.
+
+A deletion search: starting from the clues of a failing component (or all clues, when only the
+mine total fails), drop each clue whose removal leaves the rest still impossible. What remains is
+a minimal conflict: removing any one of its clues (or the mine total, when it is used) makes the
+rest satisfiable.
+"""
+
+from __future__ import annotations
+
+from mineproof.analysis.constraints import (
+    Clue,
+    Contradiction,
+    boxes_of,
+    components_of,
+    constraints_of,
+    propagate,
+)
+from mineproof.analysis.counting import ComponentCount
+from mineproof.errors import InconsistentPositionError
+from mineproof.position import Position
+
+__all__ = ["conflict_error", "satisfiable"]
+
+
+def satisfiable(clues: list[Clue], unknown: int, mines: int | None) -> bool:
+    """Return whether some arrangement of mines on ``unknown`` fits the clues.
+
+    With ``mines`` given, the arrangement must also hold exactly that many mines.
+    """
+    try:
+        safe, mine, rest = propagate(clues)
+    except Contradiction:
+        return False
+    cap = unknown.bit_count() if mines is None else mines - mine.bit_count()
+    if cap < 0:
+        return False
+    frontier = 0
+    reachable = {0}
+    for comp in components_of(rest):
+        frontier |= comp.mask
+        boxes = boxes_of(comp)
+        clue_boxes = [[b for b, box in enumerate(boxes) if box & clue.mask] for clue in comp.clues]
+        weights = ComponentCount(
+            [box.bit_count() for box in boxes], clue_boxes, [c.count for c in comp.clues], cap
+        ).weights
+        ks = [k for k, wk in enumerate(weights) if wk]
+        if not ks:
+            return False
+        # The mine counts a component can take need not be contiguous: combine them exactly.
+        reachable = {r + k for r in reachable for k in ks if r + k <= cap}
+    if mines is None:
+        return True
+    free = (unknown & ~(frontier | safe | mine)).bit_count()
+    return any(r + free >= cap for r in reachable)
+
+
+def _minimal(clues: list[Clue], unknown: int, mines: int | None) -> list[Clue]:
+    """Return a minimal subset of ``clues`` that is still unsatisfiable."""
+    kept = list(clues)
+    i = 0
+    while i < len(kept):
+        trial = kept[:i] + kept[i + 1 :]
+        if not satisfiable(trial, unknown, mines):
+            kept = trial
+        else:
+            i += 1
+    return kept
+
+
+def conflict_error(position: Position, trust_flags: bool) -> InconsistentPositionError:
+    """Return the error that names a minimal conflict of an unsatisfiable position."""
+    mines = position.mines
+    try:
+        cons = constraints_of(position, trust_flags)
+    except Contradiction as exc:
+        if exc.cells:
+            return _error(position, [exc.cells[0]], uses_total=False)
+        flags = position.flag_count
+        return InconsistentPositionError(
+            f"the {flags} trusted flags are more than the mine total {mines}",
+            clues=(),
+            uses_mine_total=True,
+        )
+    if not satisfiable(cons.clues, cons.unknown, None):
+        for comp in components_of(cons.clues):
+            if not satisfiable(comp.clues, cons.unknown, None):
+                core = _minimal(comp.clues, cons.unknown, None)
+                return _error(position, [c.cell for c in core], uses_total=False)
+    core = _minimal(cons.clues, cons.unknown, cons.mines)
+    return _error(position, [c.cell for c in core], uses_total=True)
+
+
+def _error(position: Position, cells: list[int], uses_total: bool) -> InconsistentPositionError:
+    board = position.board
+    cells = sorted(set(cells))
+    named = ", ".join(f"{position.cells[i]} at {board.name(i)}" for i in cells)
+    xy = tuple(board.xy(i) for i in cells)
+    total = position.mines
+    if uses_total and not cells:
+        msg = f"no arrangement of mines fits: the mine total {total} cannot be placed"
+    elif uses_total:
+        msg = f"no arrangement of mines fits the numbers {named} with {total} mines in total"
+    elif len(cells) == 1:
+        msg = f"no arrangement of mines fits the number {named}"
+    else:
+        msg = f"no arrangement of mines fits the numbers {named} together"
+    return InconsistentPositionError(msg, clues=xy, uses_mine_total=uses_total)

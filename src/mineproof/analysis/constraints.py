@@ -1,0 +1,180 @@
+"""Constraints from the clues: ``(mask, count)`` pairs, trivial propagation, components, boxes.
+
+Every set of cells is an int bitmask. A clue says that exactly ``count`` of the cells in ``mask``
+are mines. Propagation applies the one-clue rules until nothing changes; what is left splits
+into independent components (clues linked by shared cells), and each component's cells split
+into boxes: cells that touch exactly the same clues, which are interchangeable when counting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mineproof.position import Position
+
+__all__ = [
+    "Clue",
+    "Component",
+    "Constraints",
+    "Contradiction",
+    "boxes_of",
+    "components_of",
+    "constraints_of",
+    "propagate",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Clue:
+    """Exactly ``count`` of the cells in ``mask`` are mines; ``cell`` is the number that says so.
+
+    ``cell`` is -1 for a clue that stands for several numbers with the same covered neighbours.
+    """
+
+    cell: int
+    mask: int
+    count: int
+
+
+class Contradiction(Exception):
+    """Raised inside the analysis when the clues (or the mine total) cannot all hold.
+
+    ``cells`` holds the number cells where it showed; the caller looks for a minimal conflict.
+    """
+
+    def __init__(self, cells: tuple[int, ...] = ()) -> None:
+        self.cells = cells
+        super().__init__(cells)
+
+
+@dataclass(slots=True)
+class Constraints:
+    """The unknown cells of a position and the clues about them.
+
+    ``unknown`` holds the covered cells whose content the analysis must find (flags included
+    unless they are trusted); ``mines`` is the number of mines among them; ``clues`` the clues
+    reduced to unknown cells (those with no unknown cell left are checked and dropped).
+    """
+
+    unknown: int
+    mines: int
+    clues: list[Clue]
+
+
+def constraints_of(position: Position, trust_flags: bool = False) -> Constraints:
+    """Return the constraints a position puts on its unknown cells.
+
+    With ``trust_flags`` each flag is taken as a mine: it leaves the unknown cells, and the
+    numbers and the mine total count it. Raises :class:`Contradiction` when a number cannot be
+    satisfied on its own or trusted flags exceed the mine total.
+    """
+    masks = position.board.neighbour_masks()
+    covered = position.covered_mask
+    flags = position.flag_mask if trust_flags else 0
+    unknown = covered & ~flags
+    mines = position.mines - flags.bit_count()
+    if mines < 0:
+        raise Contradiction(())
+    clues: list[Clue] = []
+    for i, code in enumerate(position.cells):
+        if code < 0:
+            continue
+        near = masks[i]
+        mask = near & unknown
+        count = code - (near & flags).bit_count() if flags else code
+        if not mask:
+            if count:
+                raise Contradiction((i,))
+            continue
+        if not 0 <= count <= mask.bit_count():
+            raise Contradiction((i,))
+        clues.append(Clue(i, mask, count))
+    return Constraints(unknown, mines, clues)
+
+
+def propagate(clues: list[Clue]) -> tuple[int, int, list[Clue]]:
+    """Apply the one-clue rules until nothing changes.
+
+    Returns ``(safe, mine, rest)``: the cells proven safe and proven mines, and the remaining
+    clues reduced to the undecided cells, with clues of equal masks merged. Raises
+    :class:`Contradiction` naming the clue that fails.
+    """
+    safe = 0
+    mine = 0
+    current = clues
+    while True:
+        changed = False
+        if safe & mine:
+            raise Contradiction(())
+        known = safe | mine
+        rest: dict[int, Clue] = {}
+        for clue in current:
+            mask = clue.mask
+            count = clue.count
+            if mask & known:
+                count -= (mask & mine).bit_count()
+                mask &= ~known
+            size = mask.bit_count()
+            if count < 0 or count > size:
+                raise Contradiction((clue.cell,))
+            if not mask:
+                continue
+            if count == 0:
+                safe |= mask
+                changed = True
+                continue
+            if count == size:
+                mine |= mask
+                changed = True
+                continue
+            twin = rest.get(mask)
+            if twin is None:
+                rest[mask] = Clue(clue.cell, mask, count) if mask != clue.mask else clue
+            elif twin.count != count:
+                raise Contradiction((twin.cell, clue.cell))
+        current = list(rest.values())
+        if not changed:
+            return safe, mine, current
+
+
+@dataclass(slots=True)
+class Component:
+    """Clues linked by shared cells, and the cells they cover."""
+
+    mask: int
+    clues: list[Clue]
+
+
+def components_of(clues: list[Clue]) -> list[Component]:
+    """Return the independent components of the clues (cells shared link two clues)."""
+    comps: list[Component] = []
+    for clue in clues:
+        mask = clue.mask
+        merged = Component(mask, [clue])
+        keep = []
+        for comp in comps:
+            if comp.mask & mask:
+                merged.mask |= comp.mask
+                merged.clues.extend(comp.clues)
+            else:
+                keep.append(comp)
+        keep.append(merged)
+        comps = keep
+    return comps
+
+
+def boxes_of(component: Component) -> list[int]:
+    """Return the component's boxes: maximal sets of cells that touch exactly the same clues."""
+    boxes = [component.mask]
+    for clue in component.clues:
+        c = clue.mask
+        split: list[int] = []
+        for box in boxes:
+            inside = box & c
+            if inside and inside != box:
+                split.append(inside)
+                split.append(box ^ inside)
+            else:
+                split.append(box)
+        boxes = split
+    return boxes

@@ -1,0 +1,205 @@
+"""The exact analysis of a position: arrangements, per-cell mine counts, forced cells, flags.
+
+Components are counted independently by number of mines, then combined with the mine total:
+a choice of ``k`` mines on the frontier leaves ``C(U, M - k)`` ways to place the rest among the
+``U`` covered cells that no clue touches. Everything is an exact integer; probabilities are
+``Fraction`` (or float) quotients of two of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+from typing import Literal
+
+from mineproof.analysis.constraints import (
+    Contradiction,
+    boxes_of,
+    components_of,
+    constraints_of,
+    propagate,
+)
+from mineproof.analysis.counting import ComponentCount
+from mineproof.board import iter_bits
+from mineproof.position import Position
+
+__all__ = ["Analysis", "FlagStatus", "analyze"]
+
+FlagStatus = Literal["proven", "unproven", "wrong", "trusted"]
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """The exact analysis of a position.
+
+    ``arrangements`` is the number of mine arrangements that fit every number and the mine
+    total; ``mine_counts[i]`` the number of those with a mine in cell ``i`` (-1 for an opened
+    cell). ``safe_mask`` and ``mine_mask`` hold the covered cells that are safe, or a mine, in
+    every arrangement (trusted flags are premises and are in neither).
+    """
+
+    position: Position
+    trust_flags: bool
+    arrangements: int
+    mine_counts: tuple[int, ...]
+    safe_mask: int
+    mine_mask: int
+
+    def probability(self, x: int, y: int) -> Fraction | None:
+        """Return the exact mine probability of cell ``(x, y)``; ``None`` for an opened cell."""
+        n = self.mine_counts[self.position.board.index(x, y)]
+        return None if n < 0 else Fraction(n, self.arrangements)
+
+    def probabilities(self) -> list[list[Fraction | None]]:
+        """Return the exact mine probability of every cell, row by row (``None`` if opened)."""
+        total = self.arrangements
+        w = self.position.width
+        return [
+            [None if n < 0 else Fraction(n, total) for n in self.mine_counts[y * w : y * w + w]]
+            for y in range(self.position.height)
+        ]
+
+    def float_probabilities(self) -> list[list[float | None]]:
+        """Return the mine probability of every cell as a float, row by row."""
+        total = self.arrangements
+        w = self.position.width
+        return [
+            [None if n < 0 else n / total for n in self.mine_counts[y * w : y * w + w]]
+            for y in range(self.position.height)
+        ]
+
+    @property
+    def safe_cells(self) -> list[tuple[int, int]]:
+        """Return the ``(x, y)`` cells that are safe in every arrangement."""
+        return self.position.board.mask_to_xy(self.safe_mask)
+
+    @property
+    def mine_cells(self) -> list[tuple[int, int]]:
+        """Return the ``(x, y)`` cells that are mines in every arrangement."""
+        return self.position.board.mask_to_xy(self.mine_mask)
+
+    def flag_status(self) -> dict[tuple[int, int], FlagStatus]:
+        """Return each flag's status: ``proven`` (a mine in every arrangement), ``unproven``,
+        ``wrong`` (safe in every arrangement), or ``trusted`` (taken as a mine, not checked)."""
+        board = self.position.board
+        out: dict[tuple[int, int], FlagStatus] = {}
+        for i in iter_bits(self.position.flag_mask):
+            status: FlagStatus
+            if self.trust_flags:
+                status = "trusted"
+            elif self.mine_mask >> i & 1:
+                status = "proven"
+            elif self.safe_mask >> i & 1:
+                status = "wrong"
+            else:
+                status = "unproven"
+            out[board.xy(i)] = status
+        return out
+
+
+def _mul(a: list[int], b: list[int], limit: int) -> list[int]:
+    """Return the product of two polynomials, cut after degree ``limit``."""
+    out = [0] * min(len(a) + len(b) - 1, limit + 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b[: limit + 1 - i]):
+                out[i + j] += x * y
+    return out
+
+
+def _binom(n: int, k: int) -> int:
+    """Return C(n, k), zero when ``k`` is outside ``0..n``."""
+    return comb(n, k) if 0 <= k <= n else 0
+
+
+def analyze(position: Position, trust_flags: bool = False) -> Analysis:
+    """Return the exact analysis of ``position``.
+
+    By default flags are covered cells like any other; with ``trust_flags`` they are mines.
+    Raises :class:`~mineproof.errors.InconsistentPositionError` when no arrangement fits the
+    numbers and the mine total, naming a minimal set of conflicting clues.
+    """
+    try:
+        return _analyze(position, trust_flags)
+    except Contradiction:
+        from mineproof.analysis.conflict import conflict_error
+
+        raise conflict_error(position, trust_flags) from None
+
+
+def _analyze(position: Position, trust_flags: bool) -> Analysis:
+    cons = constraints_of(position, trust_flags)
+    safe, mine, clues = propagate(cons.clues)
+    left = cons.mines - mine.bit_count()
+    if left < 0:
+        raise Contradiction(())
+    frontier = 0
+    for clue in clues:
+        frontier |= clue.mask
+    outside = cons.unknown & ~(frontier | safe | mine)
+    u = outside.bit_count()
+
+    counts: list[ComponentCount] = []
+    boxes_per: list[list[int]] = []
+    for comp in components_of(clues):
+        boxes = boxes_of(comp)
+        index = {box: b for b, box in enumerate(boxes)}
+        clue_boxes = [[index[box] for box in boxes if box & clue.mask] for clue in comp.clues]
+        cc = ComponentCount(
+            [box.bit_count() for box in boxes],
+            clue_boxes,
+            [clue.count for clue in comp.clues],
+            left,
+        )
+        if not any(cc.weights):
+            raise Contradiction(tuple(clue.cell for clue in comp.clues))
+        counts.append(cc)
+        boxes_per.append(boxes)
+
+    # others[c]: the product of every component's weights but c's; all: the product of all.
+    n = len(counts)
+    prefix = [[1]]
+    for cc in counts:
+        prefix.append(_mul(prefix[-1], cc.weights, left))
+    suffix = [[1]] * (n + 1)
+    for c in range(n - 1, -1, -1):
+        suffix[c] = _mul(suffix[c + 1], counts[c].weights, left)
+    full = prefix[n]
+    rest = [_binom(u, left - j) for j in range(left + 1)]
+    total = sum(p * rest[k] for k, p in enumerate(full))
+    if total == 0:
+        raise Contradiction(())
+
+    mine_counts = [-1] * position.board.size
+    for i in iter_bits(position.covered_mask):
+        mine_counts[i] = 0
+    for i in iter_bits(mine):
+        mine_counts[i] = total
+    if trust_flags:
+        for i in iter_bits(position.flag_mask):
+            mine_counts[i] = total
+    if u:
+        per_outside = sum(p * _binom(u - 1, left - k - 1) for k, p in enumerate(full))
+        for i in iter_bits(outside):
+            mine_counts[i] = per_outside
+    for c, cc in enumerate(counts):
+        others = _mul(prefix[c], suffix[c + 1], left)
+        w = [
+            sum(q * rest[k + j] for j, q in enumerate(others[: left - k + 1]))
+            for k in range(len(cc.weights))
+        ]
+        for box, expected in zip(boxes_per[c], cc.box_mines(w), strict=True):
+            per_cell = expected // box.bit_count()
+            for i in iter_bits(box):
+                mine_counts[i] = per_cell
+
+    safe_mask = 0
+    mine_mask = 0
+    for i in iter_bits(cons.unknown):
+        m = mine_counts[i]
+        if m == 0:
+            safe_mask |= 1 << i
+        elif m == total:
+            mine_mask |= 1 << i
+    return Analysis(position, trust_flags, total, tuple(mine_counts), safe_mask, mine_mask)

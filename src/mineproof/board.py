@@ -1,0 +1,229 @@
+"""Geometry and mine layouts.
+
+A cell is an int ``i = y * width + x``; a set of cells is an int bitmask. Neighbour masks are
+computed once per board size and shared by every board of that size.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal
+
+from mineproof.errors import FormatError
+
+__all__ = [
+    "MAX_SIDE",
+    "Board",
+    "FirstClick",
+    "Layout",
+    "cell_name",
+    "iter_bits",
+]
+
+MAX_SIDE = 255
+FirstClick = Literal["safe", "opening", "none"]
+
+
+def iter_bits(mask: int) -> list[int]:
+    """Return the indices of the set bits of ``mask``, lowest first.
+
+    >>> iter_bits(0b10110)
+    [1, 2, 4]
+    """
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def cell_name(x: int, y: int) -> str:
+    """Return the name a person reads on the board: column letters, then the 1-based row.
+
+    >>> cell_name(2, 3), cell_name(26, 0), cell_name(29, 15)
+    ('C4', 'AA1', 'AD16')
+    """
+    letters = ""
+    n = x + 1
+    while n:
+        n, rem = divmod(n - 1, 26)
+        letters = chr(ord("A") + rem) + letters
+    return f"{letters}{y + 1}"
+
+
+@lru_cache(maxsize=64)
+def _geometry(width: int, height: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Return (neighbour mask per cell, neighbour index tuple per cell) for a board size."""
+    masks = []
+    lists = []
+    for y in range(height):
+        for x in range(width):
+            cells = tuple(
+                ny * width + nx
+                for ny in range(max(0, y - 1), min(height, y + 2))
+                for nx in range(max(0, x - 1), min(width, x + 2))
+                if (nx, ny) != (x, y)
+            )
+            lists.append(cells)
+            m = 0
+            for c in cells:
+                m |= 1 << c
+            masks.append(m)
+    return tuple(masks), tuple(lists)
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """The geometry of a board: its width and height (1 to 255 each).
+
+    >>> b = Board(3, 2)
+    >>> b.size, b.index(2, 1), b.xy(5), b.neighbours(0)
+    (6, 5, (2, 1), (1, 3, 4))
+    """
+
+    width: int
+    height: int
+
+    def __post_init__(self) -> None:
+        for name, value in (("width", self.width), ("height", self.height)):
+            if not 1 <= value <= MAX_SIDE:
+                raise FormatError(f"board {name} {value} is outside 1..{MAX_SIDE}")
+
+    @property
+    def size(self) -> int:
+        """Return the number of cells."""
+        return self.width * self.height
+
+    @property
+    def full_mask(self) -> int:
+        """Return the bitmask of every cell."""
+        return (1 << self.size) - 1
+
+    def index(self, x: int, y: int) -> int:
+        """Return the cell index of ``(x, y)``; raises ``FormatError`` outside the board."""
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise FormatError(
+                f"cell ({x}, {y}) is outside the {self.width}x{self.height} board"
+            )
+        return y * self.width + x
+
+    def xy(self, i: int) -> tuple[int, int]:
+        """Return ``(x, y)`` of cell index ``i``."""
+        return i % self.width, i // self.width
+
+    def name(self, i: int) -> str:
+        """Return the board name of cell ``i`` (for example ``C4``)."""
+        return cell_name(i % self.width, i // self.width)
+
+    def neighbour_masks(self) -> tuple[int, ...]:
+        """Return the neighbour bitmask of every cell (shared, computed once per size)."""
+        return _geometry(self.width, self.height)[0]
+
+    def neighbour_lists(self) -> tuple[tuple[int, ...], ...]:
+        """Return the neighbour indices of every cell (shared, computed once per size)."""
+        return _geometry(self.width, self.height)[1]
+
+    def neighbours(self, i: int) -> tuple[int, ...]:
+        """Return the indices of the up to 8 neighbours of cell ``i``."""
+        return _geometry(self.width, self.height)[1][i]
+
+    def mask_to_xy(self, mask: int) -> list[tuple[int, int]]:
+        """Return the ``(x, y)`` cells of a bitmask, in index order."""
+        w = self.width
+        return [(i % w, i // w) for i in iter_bits(mask)]
+
+    def start_area(self, i: int, rule: FirstClick) -> int:
+        """Return the bitmask of cells the first-click ``rule`` keeps free of mines at ``i``."""
+        if rule == "none":
+            return 0
+        if rule == "safe":
+            return 1 << i
+        return (1 << i) | self.neighbour_masks()[i]
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """A hidden mine layout: the board and the bitmask of mined cells.
+
+    >>> lay = Layout(Board(3, 1), 0b100)
+    >>> lay.mine_count, lay.numbers()
+    (1, (0, 1, -1))
+    """
+
+    board: Board
+    mines: int
+    _numbers: list[tuple[int, ...]] = field(
+        default_factory=list, init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        if self.mines < 0 or self.mines >> self.board.size:
+            raise FormatError("mine mask has cells outside the board")
+
+    @property
+    def mine_count(self) -> int:
+        """Return the number of mines."""
+        return self.mines.bit_count()
+
+    def is_mine(self, i: int) -> bool:
+        """Return whether cell ``i`` holds a mine."""
+        return bool(self.mines >> i & 1)
+
+    def numbers(self) -> tuple[int, ...]:
+        """Return per cell its number of neighbouring mines, or -1 for a mine (cached)."""
+        if not self._numbers:
+            mines = self.mines
+            self._numbers.append(
+                tuple(
+                    -1 if mines >> i & 1 else (m & mines).bit_count()
+                    for i, m in enumerate(self.board.neighbour_masks())
+                )
+            )
+        return self._numbers[0]
+
+    @classmethod
+    def from_cells(cls, board: Board, cells: list[tuple[int, int]]) -> Layout:
+        """Return the layout with mines at the given ``(x, y)`` cells.
+
+        Raises ``FormatError`` for a cell outside the board or a cell given twice.
+        """
+        mask = 0
+        for x, y in cells:
+            bit = 1 << board.index(x, y)
+            if mask & bit:
+                raise FormatError(f"mine at ({x}, {y}) [{cell_name(x, y)}] is given twice")
+            mask |= bit
+        return cls(board, mask)
+
+    @classmethod
+    def random(
+        cls,
+        board: Board,
+        mines: int,
+        rng: random.Random,
+        start: tuple[int, int] | None = None,
+        rule: FirstClick = "safe",
+    ) -> Layout:
+        """Return a uniformly random layout of ``mines`` mines drawn with ``rng``.
+
+        With a ``start`` cell, the first-click ``rule`` keeps that cell (``safe``) or that cell
+        and its neighbours (``opening``) free of mines; every other cell is equally likely.
+        Raises ``FormatError`` when the mines do not fit outside the start area.
+        """
+        excluded = 0
+        if start is not None and rule != "none":
+            excluded = board.start_area(board.index(*start), rule)
+        free = [i for i in range(board.size) if not excluded >> i & 1]
+        if not 0 <= mines <= len(free):
+            where = f" outside the {rule} start area" if excluded else ""
+            raise FormatError(
+                f"{mines} mines do not fit{where} on a {board.width}x{board.height} board "
+                f"(at most {len(free)})"
+            )
+        mask = 0
+        for i in rng.sample(free, mines):
+            mask |= 1 << i
+        return cls(board, mask)

@@ -1,0 +1,160 @@
+"""What the player sees: opened numbers, flags, covered cells and the mine total.
+
+A :class:`Position` has no access to the mine layout, so no code that works on positions can see
+the mines. Its canonical text is JSMinesweeper's position format: a ``WxHxM`` line, then one line
+per row, ``0``-``8`` for opened cells, ``H`` for covered and ``F`` for flagged cells.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mineproof.board import Board, cell_name
+from mineproof.errors import FormatError
+
+__all__ = ["COVERED", "FLAG", "Position"]
+
+COVERED = -1
+"""Cell code of a covered cell."""
+FLAG = -2
+"""Cell code of a flagged (covered) cell."""
+
+_CHAR_CODE = {str(n): n for n in range(9)} | {"H": COVERED, "F": FLAG}
+_CODE_CHAR = {code: char for char, code in _CHAR_CODE.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A player's view of a board: per cell a number 0-8, ``COVERED`` or ``FLAG``; the mine total.
+
+    Raises ``FormatError`` when a cell code is unknown, a number exceeds the cell's neighbours,
+    or the mine total is negative or larger than the covered cells.
+
+    >>> p = Position.parse("3x1x1\\n1H1")
+    >>> p.width, p.height, p.mines, p.covered_count
+    (3, 1, 1, 1)
+    >>> p
+    Position.parse('3x1x1\\n1H1')
+    """
+
+    board: Board
+    cells: tuple[int, ...]
+    mines: int
+    covered_mask: int = field(init=False, repr=False, compare=False)
+    flag_mask: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        board = self.board
+        if len(self.cells) != board.size:
+            raise FormatError(
+                f"{len(self.cells)} cells given for a {board.width}x{board.height} board"
+            )
+        covered = 0
+        flags = 0
+        lists = board.neighbour_lists()
+        for i, code in enumerate(self.cells):
+            if code == COVERED:
+                covered |= 1 << i
+            elif code == FLAG:
+                covered |= 1 << i
+                flags |= 1 << i
+            elif not 0 <= code <= 8:
+                raise FormatError(f"cell {self._where(i)}: unknown cell code {code!r}")
+            elif code > len(lists[i]):
+                raise FormatError(
+                    f"cell {self._where(i)}: the number {code} is more than its "
+                    f"{len(lists[i])} neighbours"
+                )
+        object.__setattr__(self, "covered_mask", covered)
+        object.__setattr__(self, "flag_mask", flags)
+        n_covered = covered.bit_count()
+        if self.mines < 0:
+            raise FormatError(f"the mine total {self.mines} is negative")
+        if self.mines > n_covered:
+            raise FormatError(
+                f"the mine total {self.mines} is more than the {n_covered} covered cells"
+            )
+
+    def _where(self, i: int) -> str:
+        x, y = self.board.xy(i)
+        return f"({x}, {y}) [{cell_name(x, y)}], row {y + 1}, column {x + 1}"
+
+    @property
+    def width(self) -> int:
+        """Return the board width."""
+        return self.board.width
+
+    @property
+    def height(self) -> int:
+        """Return the board height."""
+        return self.board.height
+
+    @property
+    def covered_count(self) -> int:
+        """Return the number of covered cells, flags included."""
+        return self.covered_mask.bit_count()
+
+    @property
+    def flag_count(self) -> int:
+        """Return the number of flags."""
+        return self.flag_mask.bit_count()
+
+    def at(self, x: int, y: int) -> int:
+        """Return the code of cell ``(x, y)``: 0-8, ``COVERED`` or ``FLAG``."""
+        return self.cells[self.board.index(x, y)]
+
+    @classmethod
+    def parse(cls, text: str) -> Position:
+        """Return the position written in JSMinesweeper's text format.
+
+        Blank lines and surrounding spaces are ignored. Raises ``FormatError`` naming the line
+        and column of the first problem.
+        """
+        lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+        if not lines:
+            raise FormatError("empty input: expected a 'WxHxM' line and the board rows")
+        n0, header = lines[0]
+        parts = header.lower().split("x")
+        if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
+            raise FormatError(
+                "expected a 'WxHxM' header such as 30x16x99", line=n0, excerpt=header
+            )
+        width, height, mines = (int(p) for p in parts)
+        board = Board(width, height)
+        rows = lines[1:]
+        if len(rows) != height:
+            raise FormatError(
+                f"the header says {height} rows but {len(rows)} follow",
+                line=rows[-1][0] if rows else n0,
+            )
+        cells: list[int] = []
+        for n, row in rows:
+            if len(row) != width:
+                raise FormatError(
+                    f"row {len(cells) // width + 1} has {len(row)} cells, expected {width}",
+                    line=n,
+                    excerpt=row,
+                )
+            for col, char in enumerate(row, 1):
+                code = _CHAR_CODE.get(char.upper())
+                if code is None:
+                    raise FormatError(
+                        f"unknown cell {char!r} (expected 0-8, H or F)", line=n, column=col
+                    )
+                cells.append(code)
+        return cls(board, tuple(cells), mines)
+
+    def text(self) -> str:
+        """Return the position in JSMinesweeper's text format (the inverse of :meth:`parse`)."""
+        w = self.board.width
+        rows = [
+            "".join(_CODE_CHAR[c] for c in self.cells[y * w : (y + 1) * w])
+            for y in range(self.board.height)
+        ]
+        return f"{w}x{self.board.height}x{self.mines}\n" + "\n".join(rows)
+
+    def __repr__(self) -> str:
+        return f"Position.parse({self.text()!r})"
+
+    def __str__(self) -> str:
+        return self.text()
