@@ -32,11 +32,20 @@ def iter_bits(mask: int) -> list[int]:
     >>> iter_bits(0b10110)
     [1, 2, 4]
     """
+    if mask.bit_count() < 8:
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
+    # Dense or wide masks: let str.find walk the binary digits at C speed.
+    digits = bin(mask)[:1:-1]
     out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+    i = digits.find("1")
+    while i >= 0:
+        out.append(i)
+        i = digits.find("1", i + 1)
     return out
 
 
@@ -75,6 +84,15 @@ def _geometry(width: int, height: int) -> tuple[tuple[int, ...], tuple[tuple[int
     return tuple(masks), tuple(lists)
 
 
+@lru_cache(maxsize=64)
+def _edges(width: int, height: int) -> tuple[int, int, int]:
+    """Return (all cells, cells with x > 0, cells with x < width - 1) as bitmasks."""
+    full = (1 << (width * height)) - 1
+    first_column = sum(1 << (y * width) for y in range(height))
+    last_column = first_column << (width - 1)
+    return full, full & ~first_column, full & ~last_column
+
+
 @dataclass(frozen=True, slots=True)
 class Board:
     """The geometry of a board: its width and height (1 to 255 each).
@@ -105,9 +123,7 @@ class Board:
     def index(self, x: int, y: int) -> int:
         """Return the cell index of ``(x, y)``; raises ``FormatError`` outside the board."""
         if not (0 <= x < self.width and 0 <= y < self.height):
-            raise FormatError(
-                f"cell ({x}, {y}) is outside the {self.width}x{self.height} board"
-            )
+            raise FormatError(f"cell ({x}, {y}) is outside the {self.width}x{self.height} board")
         return y * self.width + x
 
     def xy(self, i: int) -> tuple[int, int]:
@@ -117,6 +133,17 @@ class Board:
     def name(self, i: int) -> str:
         """Return the board name of cell ``i`` (for example ``C4``)."""
         return cell_name(i % self.width, i // self.width)
+
+    def dilate(self, mask: int) -> int:
+        """Return ``mask`` with every neighbour of its cells added.
+
+        >>> Board(3, 3).dilate(1) == 0b11011
+        True
+        """
+        full, not_first, not_last = _edges(self.width, self.height)
+        row = mask | (mask << 1 & not_first) | (mask >> 1 & not_last)
+        w = self.width
+        return (row | row << w | row >> w) & full
 
     def neighbour_masks(self) -> tuple[int, ...]:
         """Return the neighbour bitmask of every cell (shared, computed once per size)."""

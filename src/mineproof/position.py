@@ -42,6 +42,7 @@ class Position:
     mines: int
     covered_mask: int = field(init=False, repr=False, compare=False)
     flag_mask: int = field(init=False, repr=False, compare=False)
+    number_mask: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         board = self.board
@@ -51,6 +52,7 @@ class Position:
             )
         covered = 0
         flags = 0
+        numbers = 0
         lists = board.neighbour_lists()
         for i, code in enumerate(self.cells):
             if code == COVERED:
@@ -58,15 +60,18 @@ class Position:
             elif code == FLAG:
                 covered |= 1 << i
                 flags |= 1 << i
-            elif not 0 <= code <= 8:
+            elif code > 0:
+                numbers |= 1 << i
+            if not -2 <= code <= 8:
                 raise FormatError(f"cell {self._where(i)}: unknown cell code {code!r}")
-            elif code > len(lists[i]):
+            if code > len(lists[i]):
                 raise FormatError(
                     f"cell {self._where(i)}: the number {code} is more than its "
                     f"{len(lists[i])} neighbours"
                 )
         object.__setattr__(self, "covered_mask", covered)
         object.__setattr__(self, "flag_mask", flags)
+        object.__setattr__(self, "number_mask", numbers)
         n_covered = covered.bit_count()
         if self.mines < 0:
             raise FormatError(f"the mine total {self.mines} is negative")
@@ -110,17 +115,18 @@ class Position:
         Blank lines and surrounding spaces are ignored. Raises ``FormatError`` naming the line
         and column of the first problem.
         """
-        lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+        lines = [(n, line.rstrip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
         if not lines:
             raise FormatError("empty input: expected a 'WxHxM' line and the board rows")
         n0, header = lines[0]
-        parts = header.lower().split("x")
-        if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
-            raise FormatError(
-                "expected a 'WxHxM' header such as 30x16x99", line=n0, excerpt=header
-            )
+        parts = header.strip().lower().split("x")
+        if len(parts) != 3 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
+            raise FormatError("expected a 'WxHxM' header such as 30x16x99", line=n0, excerpt=header)
         width, height, mines = (int(p) for p in parts)
-        board = Board(width, height)
+        try:
+            board = Board(width, height)
+        except FormatError as exc:
+            raise FormatError(str(exc), line=n0, excerpt=header) from None
         rows = lines[1:]
         if len(rows) != height:
             raise FormatError(
@@ -128,14 +134,16 @@ class Position:
                 line=rows[-1][0] if rows else n0,
             )
         cells: list[int] = []
-        for n, row in rows:
+        for n, line in rows:
+            indent = len(line) - len(line.lstrip())
+            row = line.lstrip()
             if len(row) != width:
                 raise FormatError(
                     f"row {len(cells) // width + 1} has {len(row)} cells, expected {width}",
                     line=n,
                     excerpt=row,
                 )
-            for col, char in enumerate(row, 1):
+            for col, char in enumerate(row, indent + 1):
                 code = _CHAR_CODE.get(char.upper())
                 if code is None:
                     raise FormatError(

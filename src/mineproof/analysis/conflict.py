@@ -42,7 +42,7 @@ def satisfiable(clues: list[Clue], unknown: int, mines: int | None) -> bool:
         boxes = boxes_of(comp)
         clue_boxes = [[b for b, box in enumerate(boxes) if box & clue.mask] for clue in comp.clues]
         weights = ComponentCount(
-            [box.bit_count() for box in boxes], clue_boxes, [c.count for c in comp.clues], cap
+            [box.bit_count() for box in boxes], clue_boxes, [c.mines for c in comp.clues], cap
         ).weights
         ks = [k for k, wk in enumerate(weights) if wk]
         if not ks:

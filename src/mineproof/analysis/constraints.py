@@ -9,7 +9,9 @@ into boxes: cells that touch exactly the same clues, which are interchangeable w
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
+from mineproof.board import iter_bits
 from mineproof.position import Position
 
 __all__ = [
@@ -24,16 +26,15 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Clue:
-    """Exactly ``count`` of the cells in ``mask`` are mines; ``cell`` is the number that says so.
+class Clue(NamedTuple):
+    """Exactly ``mines`` of the cells in ``mask`` are mines; ``cell`` is the number that says so.
 
-    ``cell`` is -1 for a clue that stands for several numbers with the same covered neighbours.
+    A named tuple rather than a dataclass: positions create hundreds, and tuples are cheap.
     """
 
     cell: int
     mask: int
-    count: int
+    mines: int
 
 
 class Contradiction(Exception):
@@ -76,9 +77,15 @@ def constraints_of(position: Position, trust_flags: bool = False) -> Constraints
     if mines < 0:
         raise Contradiction(())
     clues: list[Clue] = []
-    for i, code in enumerate(position.cells):
-        if code < 0:
-            continue
+    cells = position.cells
+    board = position.board
+    # Numbers with a covered neighbour; a number with none only needs its count checked.
+    border = board.dilate(unknown) & ~covered
+    for i in iter_bits(position.number_mask & ~border):
+        if cells[i] != (masks[i] & flags).bit_count():
+            raise Contradiction((i,))
+    for i in iter_bits(border):
+        code = cells[i]
         near = masks[i]
         mask = near & unknown
         count = code - (near & flags).bit_count() if flags else code
@@ -106,11 +113,11 @@ def propagate(clues: list[Clue]) -> tuple[int, int, list[Clue]]:
         changed = False
         if safe & mine:
             raise Contradiction(())
-        known = safe | mine
         rest: dict[int, Clue] = {}
         for clue in current:
             mask = clue.mask
-            count = clue.count
+            count = clue.mines
+            known = safe | mine
             if mask & known:
                 count -= (mask & mine).bit_count()
                 mask &= ~known
@@ -130,7 +137,7 @@ def propagate(clues: list[Clue]) -> tuple[int, int, list[Clue]]:
             twin = rest.get(mask)
             if twin is None:
                 rest[mask] = Clue(clue.cell, mask, count) if mask != clue.mask else clue
-            elif twin.count != count:
+            elif twin.mines != count:
                 raise Contradiction((twin.cell, clue.cell))
         current = list(rest.values())
         if not changed:

@@ -149,7 +149,7 @@ def _analyze(position: Position, trust_flags: bool) -> Analysis:
         cc = ComponentCount(
             [box.bit_count() for box in boxes],
             clue_boxes,
-            [clue.count for clue in comp.clues],
+            [clue.mines for clue in comp.clues],
             left,
         )
         if not any(cc.weights):
@@ -166,40 +166,45 @@ def _analyze(position: Position, trust_flags: bool) -> Analysis:
     for c in range(n - 1, -1, -1):
         suffix[c] = _mul(suffix[c + 1], counts[c].weights, left)
     full = prefix[n]
-    rest = [_binom(u, left - j) for j in range(left + 1)]
-    total = sum(p * rest[k] for k, p in enumerate(full))
+    # rest[j]: the ways to place the other left - j mines on the u cells no clue touches.
+    rest = [_binom(u, left - j) for j in range(len(full))]
+    total = sum(p * r for p, r in zip(full, rest, strict=True))
     if total == 0:
         raise Contradiction(())
 
-    mine_counts = [-1] * position.board.size
-    for i in iter_bits(position.covered_mask):
+    # Every unknown cell starts as an outside cell; known, flagged and frontier cells follow.
+    # C(u - 1, m - 1) = C(u, m) * m / u: the placements with a given outside cell mined.
+    per_outside = (
+        sum(p * r * (left - k) for k, (p, r) in enumerate(zip(full, rest, strict=True))) // u
+        if u
+        else 0
+    )
+    mine_counts = [per_outside if code < 0 else -1 for code in position.cells]
+    safe_mask = safe
+    mine_mask = mine
+    if u and per_outside == 0:
+        safe_mask |= outside
+    elif u and per_outside == total:
+        mine_mask |= outside
+    for i in iter_bits(safe):
         mine_counts[i] = 0
     for i in iter_bits(mine):
         mine_counts[i] = total
     if trust_flags:
         for i in iter_bits(position.flag_mask):
             mine_counts[i] = total
-    if u:
-        per_outside = sum(p * _binom(u - 1, left - k - 1) for k, p in enumerate(full))
-        for i in iter_bits(outside):
-            mine_counts[i] = per_outside
     for c, cc in enumerate(counts):
         others = _mul(prefix[c], suffix[c + 1], left)
         w = [
-            sum(q * rest[k + j] for j, q in enumerate(others[: left - k + 1]))
+            sum(q * r for q, r in zip(others, rest[k:], strict=False))
             for k in range(len(cc.weights))
         ]
         for box, expected in zip(boxes_per[c], cc.box_mines(w), strict=True):
             per_cell = expected // box.bit_count()
+            if per_cell == 0:
+                safe_mask |= box
+            elif per_cell == total:
+                mine_mask |= box
             for i in iter_bits(box):
                 mine_counts[i] = per_cell
-
-    safe_mask = 0
-    mine_mask = 0
-    for i in iter_bits(cons.unknown):
-        m = mine_counts[i]
-        if m == 0:
-            safe_mask |= 1 << i
-        elif m == total:
-            mine_mask |= 1 << i
     return Analysis(position, trust_flags, total, tuple(mine_counts), safe_mask, mine_mask)

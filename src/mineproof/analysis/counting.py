@@ -15,15 +15,16 @@ from math import comb
 
 __all__ = ["ComponentCount"]
 
+# Binomials for box sizes: a box lies inside one clue's neighbourhood, so it has at most 8 cells.
+_C = [[comb(n, k) for k in range(n + 1)] for n in range(9)]
+
 # A polynomial in the number of mines: (lowest mine count, coefficients from there on).
 _Poly = tuple[int, list[int]]
 # One step's moves from one state: (state, lowest x, next state for each x from there).
 _Moves = tuple[tuple[int, ...], int, list[tuple[int, ...]]]
 
 
-def _order(
-    sizes: list[int], box_clues: list[list[int]], clue_boxes: list[list[int]]
-) -> list[int]:
+def _order(sizes: list[int], box_clues: list[list[int]], clue_boxes: list[list[int]]) -> list[int]:
     """Return an order of the boxes that keeps the set of open clues small.
 
     Starts at a box with the fewest clues, then always continues with the open clue that has
@@ -38,14 +39,19 @@ def _order(
     while len(order) < n:
         if active:
             clue = min(active, key=lambda c: (left[c], c))
-            box = min(
-                (b for b in clue_boxes[clue] if not assigned[b]),
-                key=lambda b: (
-                    sum(1 for d in box_clues[b] if not opened[d]),
-                    -sum(1 for d in box_clues[b] if left[d] == 1),
-                    b,
-                ),
-            )
+            box = -1
+            best = 0
+            for b in clue_boxes[clue]:
+                if assigned[b]:
+                    continue
+                score = 0
+                for d in box_clues[b]:
+                    if not opened[d]:
+                        score += 16
+                    elif left[d] == 1:
+                        score -= 1
+                if box < 0 or score < best:
+                    box, best = b, score
         else:
             box = min((b for b in range(n) if not assigned[b]), key=lambda b: len(box_clues[b]))
         assigned[box] = True
@@ -98,6 +104,7 @@ class ComponentCount:
         self.moves: list[list[_Moves]] = []
         for box in self.order:
             size = self.sizes[box]
+            binom = _C[size]
             new = [d for d in box_clues[box] if d not in layout]
             full = layout + new
             touched = []
@@ -105,31 +112,41 @@ class ComponentCount:
                 capacity[d] -= size
                 touched.append((full.index(d), counts[d], capacity[d]))
             keep = [p for p, d in enumerate(full) if d not in box_clues[box] or capacity[d]]
+            # Positions, in the next state, of the clues this box touches that stay open.
+            bumped = [q for q, p in enumerate(keep) if full[p] in box_clues[box]]
             layout = [full[p] for p in keep]
             pad = (0,) * len(new)
             nxt: dict[tuple[int, ...], _Poly] = {}
             step_moves: list[_Moves] = []
             for state, (lo, coeffs) in table.items():
                 vals = state + pad
-                x_lo, x_hi = 0, size
+                x_lo = 0
+                x_hi = size if size < max_mines - lo else max_mines - lo
                 for p, cnt, cap in touched:
                     need = cnt - vals[p]
                     if need < x_hi:
                         x_hi = need
                     if need - cap > x_lo:
                         x_lo = need - cap
-                if x_lo > x_hi or lo + x_lo > max_mines:
+                if x_lo > x_hi:
                     continue
+                base = [vals[p] for p in keep]
                 targets = []
-                for x in range(x_lo, min(x_hi, max_mines - lo) + 1):
-                    v = list(vals)
-                    for p, _, _ in touched:
-                        v[p] += x
-                    key = tuple([v[p] for p in keep])
+                for x in range(x_lo, x_hi + 1):
+                    if bumped:
+                        v = base[:]
+                        for q in bumped:
+                            v[q] += x
+                        key = tuple(v)
+                    else:
+                        key = tuple(base)
                     targets.append(key)
                     room = max_mines - lo - x + 1
-                    mult = comb(size, x)
-                    add = [c * mult for c in coeffs[:room]]
+                    mult = binom[x]
+                    if mult == 1 and room >= len(coeffs):
+                        add = coeffs  # polynomials are never changed in place: sharing is safe
+                    else:
+                        add = [c * mult for c in coeffs[:room]]
                     cur = nxt.get(key)
                     if cur is None:
                         nxt[key] = (lo + x, add)
@@ -163,6 +180,7 @@ class ComponentCount:
         for step in range(len(self.order) - 1, -1, -1):
             box = self.order[step]
             size = sizes[box]
+            binom = _C[size]
             table = self.tables[step]
             here: dict[tuple[int, ...], _Poly] = {}
             expected = 0
@@ -179,7 +197,7 @@ class ComponentCount:
                     vlo, vco = nxt
                     off = flo + x - vlo
                     seg = vco[off : off + length]
-                    mult = comb(size, x)
+                    mult = binom[x]
                     if x:
                         expected += x * mult * sum(f * v for f, v in zip(fco, seg, strict=False))
                     for a, v in enumerate(seg):

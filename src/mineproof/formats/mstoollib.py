@@ -1,0 +1,83 @@
+"""ms-toollib's integer grid: a JSON list of rows, each a list of ints.
+
+``0``-``8`` is an opened number, ``10`` a covered cell and ``11`` a flag. The grid carries no mine
+total, so the caller supplies it.
+"""
+
+from __future__ import annotations
+
+import json
+
+from mineproof.board import Board
+from mineproof.errors import FormatError
+from mineproof.position import COVERED, FLAG, Position
+
+__all__ = ["GRID_COVERED", "GRID_FLAG", "format_grid", "parse_grid"]
+
+GRID_COVERED = 10
+"""ms-toollib's code of a covered cell."""
+GRID_FLAG = 11
+"""ms-toollib's code of a flagged cell."""
+
+_TO_CODE = {n: n for n in range(9)} | {GRID_COVERED: COVERED, GRID_FLAG: FLAG}
+_FROM_CODE = {code: value for value, code in _TO_CODE.items()}
+
+
+def parse_grid(text: str, mines: int | None) -> Position:
+    """Return the position of an ms-toollib grid given as JSON text, with ``mines`` mines.
+
+    Raises ``FormatError`` when ``mines`` is ``None`` (the grid has no mine total), when the text
+    is not JSON, not a non-empty list of equally long lists, or holds a value other than 0-8, 10
+    or 11 (the message names the row and column, 1-based, and the cell ``(x, y)``, 0-based).
+    ``Position`` raises ``FormatError`` for a number larger than the cell's neighbours and for a
+    mine total outside 0 to the number of covered cells.
+
+    >>> parse_grid("[[1, 10, 1]]", 1).text()
+    '3x1x1\\n1H1'
+    """
+    if mines is None:
+        raise FormatError(
+            "an ms-toollib grid has no mine total: give the mine total with --mines N"
+        )
+    try:
+        grid = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(f"invalid JSON: {exc.msg}", line=exc.lineno, column=exc.colno) from exc
+    if not isinstance(grid, list) or not all(isinstance(row, list) for row in grid):
+        raise FormatError("an ms-toollib grid must be a JSON list of rows, each a list of ints")
+    if not grid or not grid[0]:
+        raise FormatError("empty grid: expected at least one row with at least one cell")
+    width = len(grid[0])
+    cells: list[int] = []
+    for y, row in enumerate(grid):
+        if len(row) != width:
+            raise FormatError(f"row {y + 1} has {len(row)} cells, expected {width} like row 1")
+        for x, value in enumerate(row):
+            # bool is an int subclass, and 1.0 == 1: accept only true ints.
+            code = _TO_CODE.get(value) if type(value) is int else None
+            if code is None:
+                raise FormatError(
+                    f"row {y + 1}, column {x + 1} (cell ({x}, {y})): {json.dumps(value)} is "
+                    "not a cell value (0-8 opened, 10 covered, 11 flag)"
+                )
+            cells.append(code)
+    return Position(Board(width, len(grid)), tuple(cells), mines)
+
+
+def format_grid(position: Position) -> str:
+    """Return ``position`` as an ms-toollib grid in compact JSON, one row per line.
+
+    The mine total is not part of the grid. Raises nothing.
+
+    >>> print(format_grid(Position.parse("3x2x1\\n1HF\\n111")))
+    [[1,10,11],
+     [1,1,1]]
+    """
+    w = position.width
+    rows = [
+        json.dumps(
+            [_FROM_CODE[c] for c in position.cells[y * w : (y + 1) * w]], separators=(",", ":")
+        )
+        for y in range(position.height)
+    ]
+    return "[" + ",\n ".join(rows) + "]"

@@ -1,0 +1,208 @@
+"""Tests of mineproof.formats.load: reading files and recognising formats by their content."""
+
+from __future__ import annotations
+
+import errno
+import io
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mineproof.board import Board, Layout
+from mineproof.errors import FormatError
+from mineproof.formats import (
+    format_grid,
+    format_layout_text,
+    format_mbf,
+    load_layout,
+    load_position,
+    read_bytes,
+)
+from mineproof.position import Position
+
+SHARED_POSITIONS = Path(__file__).parents[3] / "shared" / "positions"
+
+
+class _FakeStdin:
+    def __init__(self, data: bytes) -> None:
+        self.buffer = io.BytesIO(data)
+
+
+@st.composite
+def layouts(draw: st.DrawFn, max_side: int = 12) -> Layout:
+    """Draw a layout: any size up to ``max_side`` each side, any set of mined cells."""
+    board = Board(draw(st.integers(1, max_side)), draw(st.integers(1, max_side)))
+    return Layout(board, draw(st.integers(0, board.full_mask)))
+
+
+# read_bytes
+
+
+def test_read_bytes_file(tmp_path: Path) -> None:
+    path = tmp_path / "p.txt"
+    path.write_bytes(b"1x1x0\n0")
+    assert read_bytes(str(path)) == b"1x1x0\n0"
+
+
+def test_read_bytes_missing_file(tmp_path: Path) -> None:
+    path = tmp_path / "nope.txt"
+    with pytest.raises(FormatError, match=rf"^cannot read {re.escape(str(path))}: no such file$"):
+        read_bytes(str(path))
+
+
+def test_read_bytes_directory(tmp_path: Path) -> None:
+    with pytest.raises(
+        FormatError, match=rf"^cannot read {re.escape(str(tmp_path))}: is a directory$"
+    ):
+        read_bytes(str(tmp_path))
+
+
+@pytest.mark.parametrize(
+    ("error", "reason"),
+    [
+        (PermissionError(errno.EACCES, "Permission denied"), "permission denied"),
+        (OSError(errno.EIO, "Input/output error"), "input/output error"),
+    ],
+)
+def test_read_bytes_other_errors(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, error: OSError, reason: str
+) -> None:
+    # Simulated: the tests may run as root, who can read a file of mode 000.
+    def fail(self: Path) -> bytes:
+        raise error
+
+    monkeypatch.setattr(Path, "read_bytes", fail)
+    with pytest.raises(FormatError, match=rf": {reason}$"):
+        read_bytes(str(tmp_path / "f"))
+
+
+def test_read_bytes_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", _FakeStdin(b"\x03\x01\x00\x00"))
+    assert read_bytes("-") == b"\x03\x01\x00\x00"
+
+
+# load_position
+
+POSITION = Position.parse("3x2x2\nH1F\n111")
+
+
+def test_load_position_jsminesweeper_text() -> None:
+    assert load_position(POSITION.text().encode()) == POSITION
+
+
+def test_load_position_text_with_blank_lines_bom_and_crlf() -> None:
+    data = b"\xef\xbb\xbf\r\n  3x2x2\r\nH1F\r\n111\r\n"
+    assert load_position(data) == POSITION
+
+
+def test_load_position_mines_override_header() -> None:
+    position = load_position(POSITION.text().encode(), mines=1)
+    assert position == Position(POSITION.board, POSITION.cells, 1)
+
+
+def test_load_position_mines_override_checked() -> None:
+    with pytest.raises(FormatError, match="more than the 2 covered cells"):
+        load_position(POSITION.text().encode(), mines=3)
+
+
+def test_load_position_grid() -> None:
+    data = b"  \n" + format_grid(POSITION).encode()
+    assert load_position(data, mines=2) == POSITION
+
+
+def test_load_position_grid_needs_mines() -> None:
+    with pytest.raises(FormatError, match="--mines N"):
+        load_position(format_grid(POSITION).encode())
+
+
+def test_load_position_malformed_text_keeps_its_place() -> None:
+    with pytest.raises(FormatError, match=r"^line 3, column 2: unknown cell 'x'"):
+        load_position(b"3x2x2\nH1F\n1x1")
+
+
+@pytest.mark.parametrize("data", [b"hello\n", b"{}", b"30x16\nHHH", b"\x03\x02\x00\x01\x00\x00"])
+def test_load_position_unrecognised(data: bytes) -> None:
+    with pytest.raises(FormatError, match=r"JSMinesweeper text .* or an ms-toollib grid"):
+        load_position(data)
+
+
+@pytest.mark.parametrize("data", [b"", b" \n\n"])
+def test_load_position_empty(data: bytes) -> None:
+    with pytest.raises(FormatError, match=r"^empty input: expected JSMinesweeper"):
+        load_position(data)
+
+
+def test_load_position_not_utf8() -> None:
+    with pytest.raises(FormatError, match=r"not UTF-8 text \(bad byte at offset 6\)"):
+        load_position(b"1x1x0\n\xff")
+
+
+# load_layout
+
+
+@given(layouts())
+def test_load_layout_detects_mbf(layout: Layout) -> None:
+    assert load_layout(format_mbf(layout)) == layout
+
+
+@given(layouts())
+def test_load_layout_detects_text(layout: Layout) -> None:
+    assert load_layout(format_layout_text(layout).encode()) == layout
+
+
+def test_load_layout_ascii_mbf() -> None:
+    # Every byte is printable ASCII, but there is no WxHxM header: read as MBF.
+    data = bytes([ord("2"), ord("2"), 0, 1, 1, 1])
+    assert load_layout(data) == Layout.from_cells(Board(50, 50), [(1, 1)])
+
+
+def test_load_layout_text_with_a_typo_reports_line_and_column() -> None:
+    with pytest.raises(FormatError, match=r"^line 3, column 2: cell \(1, 1\): unknown character"):
+        load_layout(b"3x2x1\n*..\n.o.")
+
+
+def test_load_layout_bad_mbf() -> None:
+    with pytest.raises(FormatError, match="should have 6 bytes, got 5"):
+        load_layout(bytes([3, 2, 0, 1, 0]))
+
+
+@pytest.mark.parametrize("data", [b"", b"\n"])
+def test_load_layout_empty(data: bytes) -> None:
+    with pytest.raises(FormatError, match="fewer than the 4-byte header"):
+        load_layout(data)
+
+
+# the shared benchmark positions
+
+
+def _shared_files() -> list[Path]:
+    if not SHARED_POSITIONS.is_dir():
+        pytest.skip(f"{SHARED_POSITIONS} is absent")
+    files = sorted(SHARED_POSITIONS.glob("*.jsonl"))
+    if not files:
+        pytest.skip(f"no *.jsonl files in {SHARED_POSITIONS}")
+    return files
+
+
+def test_shared_positions_round_trip() -> None:
+    count = 0
+    for path in _shared_files():
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            record = json.loads(line)
+            where = f"{path.name}:{n} ({record['id']})"
+            position = Position.parse(record["position"])
+            assert position.text() == record["position"], where
+            assert position.mines == record["mines"], where
+            assert Position.parse(position.text()) == position, where
+            assert load_position(record["position"].encode()) == position, where
+            grid = format_grid(position).encode()
+            assert load_position(grid, mines=record["mines"]) == position, where
+            count += 1
+    assert count > 0
