@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/mineproof analyze examples/expert-midgame.txt
+	$(BIN)/mineproof analyze examples/intermediate-midgame.txt
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -7,9 +7,10 @@ computed once per board size and shared by every board of that size.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, overload
 
 from mineproof.errors import FormatError
 
@@ -63,25 +64,56 @@ def cell_name(x: int, y: int) -> str:
     return f"{letters}{y + 1}"
 
 
+# Above this many cells a table of neighbour masks would hold size**2 / 8 bytes (0.5 GB at
+# 255x255): larger boards compute each mask when asked.
+_MASK_TABLE_LIMIT = 10_000
+
+
+class _MaskOnDemand(Sequence[int]):
+    """The neighbour mask of each cell of a large board, computed from its neighbour list."""
+
+    __slots__ = ("_lists",)
+
+    def __init__(self, lists: tuple[tuple[int, ...], ...]) -> None:
+        self._lists = lists
+
+    def __len__(self) -> int:
+        return len(self._lists)
+
+    @overload
+    def __getitem__(self, i: int) -> int: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[int]: ...
+    def __getitem__(self, i: int | slice) -> int | Sequence[int]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        cells = self._lists[i]
+        if not cells:
+            return 0
+        base = cells[0]
+        m = 0
+        for c in cells:
+            m |= 1 << (c - base)
+        return m << base
+
+
 @lru_cache(maxsize=64)
-def _geometry(width: int, height: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+def _geometry(width: int, height: int) -> tuple[Sequence[int], tuple[tuple[int, ...], ...]]:
     """Return (neighbour mask per cell, neighbour index tuple per cell) for a board size."""
-    masks = []
-    lists = []
-    for y in range(height):
-        for x in range(width):
-            cells = tuple(
-                ny * width + nx
-                for ny in range(max(0, y - 1), min(height, y + 2))
-                for nx in range(max(0, x - 1), min(width, x + 2))
-                if (nx, ny) != (x, y)
-            )
-            lists.append(cells)
-            m = 0
-            for c in cells:
-                m |= 1 << c
-            masks.append(m)
-    return tuple(masks), tuple(lists)
+    lists = tuple(
+        tuple(
+            ny * width + nx
+            for ny in range(max(0, y - 1), min(height, y + 2))
+            for nx in range(max(0, x - 1), min(width, x + 2))
+            if (nx, ny) != (x, y)
+        )
+        for y in range(height)
+        for x in range(width)
+    )
+    masks = _MaskOnDemand(lists)
+    if len(lists) > _MASK_TABLE_LIMIT:
+        return masks, lists
+    return tuple(masks[i] for i in range(len(lists))), lists
 
 
 @lru_cache(maxsize=64)
@@ -145,8 +177,9 @@ class Board:
         w = self.width
         return (row | row << w | row >> w) & full
 
-    def neighbour_masks(self) -> tuple[int, ...]:
-        """Return the neighbour bitmask of every cell (shared, computed once per size)."""
+    def neighbour_masks(self) -> Sequence[int]:
+        """Return the neighbour bitmask of every cell (a shared table, computed once per size;
+        on boards over 10,000 cells each mask is computed when indexed)."""
         return _geometry(self.width, self.height)[0]
 
     def neighbour_lists(self) -> tuple[tuple[int, ...], ...]:
@@ -168,7 +201,9 @@ class Board:
             return 0
         if rule == "safe":
             return 1 << i
-        return (1 << i) | self.neighbour_masks()[i]
+        if rule == "opening":
+            return (1 << i) | self.neighbour_masks()[i]
+        raise FormatError(f"unknown first-click rule {rule!r} (expected safe, opening or none)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,11 +237,13 @@ class Layout:
     def numbers(self) -> tuple[int, ...]:
         """Return per cell its number of neighbouring mines, or -1 for a mine (cached)."""
         if not self._numbers:
-            mines = self.mines
+            mined = [False] * self.board.size
+            for i in iter_bits(self.mines):
+                mined[i] = True
             self._numbers.append(
                 tuple(
-                    -1 if mines >> i & 1 else (m & mines).bit_count()
-                    for i, m in enumerate(self.board.neighbour_masks())
+                    -1 if mined[i] else sum(mined[n] for n in near)
+                    for i, near in enumerate(self.board.neighbour_lists())
                 )
             )
         return self._numbers[0]
@@ -241,7 +278,7 @@ class Layout:
         Raises ``FormatError`` when the mines do not fit outside the start area.
         """
         excluded = 0
-        if start is not None and rule != "none":
+        if start is not None:
             excluded = board.start_area(board.index(*start), rule)
         free = [i for i in range(board.size) if not excluded >> i & 1]
         if not 0 <= mines <= len(free):

@@ -62,4 +62,11 @@ class InconsistentPositionError(MineproofError):
 
 
 class IllegalMoveError(MineproofError):
-    """A move the rules do not allow (outside the board, on an opened cell, after the end)."""
+    """A move the rules do not allow (outside the board, on an opened cell, after the end).
+
+    ``cell`` is the ``(x, y)`` cell of the move when one is concerned.
+    """
+
+    def __init__(self, message: str, *, cell: tuple[int, int] | None = None) -> None:
+        self.cell = cell
+        super().__init__(message)

@@ -37,6 +37,10 @@ class Clue(NamedTuple):
     mines: int
 
 
+# Building a NamedTuple through tuple.__new__ skips its Python-level __new__: hundreds per position.
+_clue = tuple.__new__
+
+
 class Contradiction(Exception):
     """Raised inside the analysis when the clues (or the mine total) cannot all hold.
 
@@ -95,7 +99,7 @@ def constraints_of(position: Position, trust_flags: bool = False) -> Constraints
             continue
         if not 0 <= count <= mask.bit_count():
             raise Contradiction((i,))
-        clues.append(Clue(i, mask, count))
+        clues.append(_clue(Clue, (i, mask, count)))
     return Constraints(unknown, mines, clues)
 
 
@@ -115,30 +119,31 @@ def propagate(clues: list[Clue]) -> tuple[int, int, list[Clue]]:
             raise Contradiction(())
         rest: dict[int, Clue] = {}
         for clue in current:
-            mask = clue.mask
-            count = clue.mines
+            cell, mask, count = clue
             known = safe | mine
             if mask & known:
                 count -= (mask & mine).bit_count()
                 mask &= ~known
+                if not mask:
+                    if count:
+                        raise Contradiction((cell,))
+                    continue
+                clue = _clue(Clue, (cell, mask, count))
             size = mask.bit_count()
-            if count < 0 or count > size:
-                raise Contradiction((clue.cell,))
-            if not mask:
-                continue
-            if count == 0:
-                safe |= mask
-                changed = True
-                continue
-            if count == size:
-                mine |= mask
+            if count <= 0 or count >= size:
+                if count == 0:
+                    safe |= mask
+                elif count == size:
+                    mine |= mask
+                else:
+                    raise Contradiction((cell,))
                 changed = True
                 continue
             twin = rest.get(mask)
             if twin is None:
-                rest[mask] = Clue(clue.cell, mask, count) if mask != clue.mask else clue
-            elif twin.mines != count:
-                raise Contradiction((twin.cell, clue.cell))
+                rest[mask] = clue
+            elif twin[2] != count:
+                raise Contradiction((twin[0], cell))
         current = list(rest.values())
         if not changed:
             return safe, mine, current
