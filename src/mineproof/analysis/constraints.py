@@ -85,7 +85,10 @@ def constraints_of(position: Position, trust_flags: bool = False) -> Constraints
     board = position.board
     # Numbers with a covered neighbour; a number with none only needs its count checked.
     border = board.dilate(unknown) & ~covered
-    for i in iter_bits(position.number_mask & ~border):
+    settled = position.number_mask
+    if flags:
+        settled |= board.dilate(flags) & ~covered
+    for i in iter_bits(settled & ~border):
         if cells[i] != (masks[i] & flags).bit_count():
             raise Contradiction((i,))
     for i in iter_bits(border):
