@@ -113,6 +113,28 @@ def _binom(n: int, k: int) -> int:
     return comb(n, k) if 0 <= k <= n else 0
 
 
+def _binomials_down(n: int, k: int, count: int) -> list[int]:
+    """Return ``[C(n, k), C(n, k - 1), ...]``, ``count`` values, zero where ``k - j > n``.
+
+    >>> _binomials_down(5, 3, 5)
+    [10, 10, 5, 1, 0]
+    """
+    out = []
+    m = k
+    value = _binom(n, m)
+    for _ in range(count):
+        if m < 0:
+            out.append(0)
+        elif m > n:
+            out.append(0)
+            value = _binom(n, m - 1)
+        else:
+            out.append(value)
+            value = value * m // (n - m + 1)
+        m -= 1
+    return out
+
+
 def analyze(position: Position, trust_flags: bool = False) -> Analysis:
     """Return the exact analysis of ``position``.
 
@@ -167,7 +189,7 @@ def _analyze(position: Position, trust_flags: bool) -> Analysis:
         suffix[c] = _mul(suffix[c + 1], counts[c].weights, left)
     full = prefix[n]
     # rest[j]: the ways to place the other left - j mines on the u cells no clue touches.
-    rest = [_binom(u, left - j) for j in range(len(full))]
+    rest = _binomials_down(u, left, len(full))
     total = sum(p * r for p, r in zip(full, rest, strict=True))
     if total == 0:
         raise Contradiction(())

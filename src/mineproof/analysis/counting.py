@@ -20,8 +20,6 @@ _C = [[comb(n, k) for k in range(n + 1)] for n in range(9)]
 
 # A polynomial in the number of mines: (lowest mine count, coefficients from there on).
 _Poly = tuple[int, list[int]]
-# One step's moves from one state: (state, lowest x, next state for each x from there).
-_Moves = tuple[tuple[int, ...], int, list[tuple[int, ...]]]
 
 
 def _order(sizes: list[int], box_clues: list[list[int]], clue_boxes: list[list[int]]) -> list[int]:
@@ -38,7 +36,10 @@ def _order(sizes: list[int], box_clues: list[list[int]], clue_boxes: list[list[i
     order: list[int] = []
     while len(order) < n:
         if active:
-            clue = min(active, key=lambda c: (left[c], c))
+            clue = -1
+            for c in active:
+                if clue < 0 or left[c] < left[clue] or (left[c] == left[clue] and c < clue):
+                    clue = c
             box = -1
             best = 0
             for b in clue_boxes[clue]:
@@ -73,6 +74,12 @@ class ComponentCount:
     ``c`` sees and ``counts[c]`` its number of mines; ``max_mines`` caps the mines counted.
     After construction ``weights[k]`` is the number of arrangements with ``k`` mines (all zero
     when the clues cannot hold together).
+
+    A state packs the mines each open clue has seen so far into one int, four bits a clue: each
+    clue holds a slot from the box that opens it to the box that closes it, and a closed clue's
+    slot is cleared for reuse, so equal states are equal ints. Assigning ``x`` mines to a box
+    moves state ``s`` to ``s + x * bump - close``: ``bump`` adds one to every slot the box
+    touches, ``close`` clears the slots of the clues the box completes.
     """
 
     def __init__(
@@ -97,66 +104,65 @@ class ComponentCount:
         counts: list[int],
         max_mines: int,
     ) -> None:
-        capacity = [sum(self.sizes[b] for b in boxes) for boxes in clue_boxes]
-        layout: list[int] = []
-        table: dict[tuple[int, ...], _Poly] = {(): (0, [1])}
-        self.tables: list[dict[tuple[int, ...], _Poly]] = [table]
-        self.moves: list[list[_Moves]] = []
+        sizes = self.sizes
+        capacity = [sum(sizes[b] for b in boxes) for boxes in clue_boxes]
+        shift = [-1] * len(clue_boxes)
+        free: list[int] = []
+        slots = 0
+        table: dict[int, _Poly] = {0: (0, [1])}
+        self.tables: list[dict[int, _Poly]] = [table]
+        # Per step: (bump, close, [(state, lowest x, highest x), ...]).
+        self.steps: list[tuple[int, int, list[tuple[int, int, int]]]] = []
         for box in self.order:
-            size = self.sizes[box]
+            size = sizes[box]
             binom = _C[size]
-            new = [d for d in box_clues[box] if d not in layout]
-            full = layout + new
+            bump = 0
+            close = 0
             touched = []
+            closing = []
             for d in box_clues[box]:
+                if shift[d] < 0:
+                    if free:
+                        shift[d] = free.pop()
+                    else:
+                        shift[d] = 4 * slots
+                        slots += 1
                 capacity[d] -= size
-                touched.append((full.index(d), counts[d], capacity[d]))
-            keep = [p for p, d in enumerate(full) if d not in box_clues[box] or capacity[d]]
-            # Positions, in the next state, of the clues this box touches that stay open.
-            bumped = [q for q, p in enumerate(keep) if full[p] in box_clues[box]]
-            layout = [full[p] for p in keep]
-            pad = (0,) * len(new)
-            nxt: dict[tuple[int, ...], _Poly] = {}
-            step_moves: list[_Moves] = []
+                sh = shift[d]
+                bump += 1 << sh
+                touched.append((sh, counts[d], capacity[d]))
+                if not capacity[d]:
+                    close += counts[d] << sh
+                    closing.append(sh)
+            free.extend(closing)
+            nxt: dict[int, _Poly] = {}
+            moves: list[tuple[int, int, int]] = []
             for state, (lo, coeffs) in table.items():
-                vals = state + pad
                 x_lo = 0
                 x_hi = size if size < max_mines - lo else max_mines - lo
-                for p, cnt, cap in touched:
-                    need = cnt - vals[p]
+                for sh, cnt, cap in touched:
+                    need = cnt - (state >> sh & 15)
                     if need < x_hi:
                         x_hi = need
                     if need - cap > x_lo:
                         x_lo = need - cap
                 if x_lo > x_hi:
                     continue
-                base = [vals[p] for p in keep]
-                targets = []
+                moves.append((state, x_lo, x_hi))
+                key = state + x_lo * bump - close
                 for x in range(x_lo, x_hi + 1):
-                    if bumped:
-                        v = base[:]
-                        for q in bumped:
-                            v[q] += x
-                        key = tuple(v)
-                    else:
-                        key = tuple(base)
-                    targets.append(key)
-                    room = max_mines - lo - x + 1
                     mult = binom[x]
-                    if mult == 1 and room >= len(coeffs):
+                    if mult == 1 and max_mines - lo - x >= len(coeffs) - 1:
                         add = coeffs  # polynomials are never changed in place: sharing is safe
                     else:
-                        add = [c * mult for c in coeffs[:room]]
+                        add = [c * mult for c in coeffs[: max_mines - lo - x + 1]]
                     cur = nxt.get(key)
-                    if cur is None:
-                        nxt[key] = (lo + x, add)
-                    else:
-                        nxt[key] = _add(cur, (lo + x, add))
-                step_moves.append((state, x_lo, targets))
-            self.moves.append(step_moves)
+                    nxt[key] = (lo + x, add) if cur is None else _add(cur, (lo + x, add))
+                    key += bump
+            self.steps.append((bump, close, moves))
             table = nxt
             self.tables.append(table)
-        final = table.get(())
+        final = table.get(0)
         self.weights: list[int] = []
         if final is not None:
             lo, coeffs = final
@@ -172,28 +178,48 @@ class ComponentCount:
         """
         sizes = self.sizes
         result = [0] * len(sizes)
-        final = self.tables[-1].get(())
+        final = self.tables[-1].get(0)
         if final is None:
             return result
         lo, coeffs = final
-        later: dict[tuple[int, ...], _Poly] = {(): (lo, _slice(w, lo, len(coeffs)))}
+        later: dict[int, _Poly] = {0: (lo, _slice(w, lo, len(coeffs)))}
         for step in range(len(self.order) - 1, -1, -1):
             box = self.order[step]
-            size = sizes[box]
-            binom = _C[size]
+            binom = _C[sizes[box]]
             table = self.tables[step]
-            here: dict[tuple[int, ...], _Poly] = {}
+            bump, close, moves = self.steps[step]
+            here: dict[int, _Poly] = {}
             expected = 0
-            for state, x_lo, targets in self.moves[step]:
+            for state, x_lo, x_hi in moves:
                 flo, fco = table[state]
                 length = len(fco)
+                if length == 1:
+                    # One coefficient: plain numbers instead of polynomial slices.
+                    f0 = fco[0]
+                    acc0 = 0
+                    key = state + x_lo * bump - close
+                    for x in range(x_lo, x_hi + 1):
+                        nxt = later.get(key)
+                        key += bump
+                        if nxt is None:
+                            continue
+                        vlo, vco = nxt
+                        off = flo + x - vlo
+                        if off < len(vco) and vco[off]:
+                            v = binom[x] * vco[off]
+                            acc0 += v
+                            expected += x * f0 * v
+                    if acc0:
+                        here[state] = (flo, [acc0])
+                    continue
                 acc = [0] * length
                 live = False
-                for j, key in enumerate(targets):
+                key = state + x_lo * bump - close
+                for x in range(x_lo, x_hi + 1):
                     nxt = later.get(key)
+                    key += bump
                     if nxt is None:
                         continue
-                    x = x_lo + j
                     vlo, vco = nxt
                     off = flo + x - vlo
                     seg = vco[off : off + length]
