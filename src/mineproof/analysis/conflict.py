@@ -8,15 +8,7 @@ rest satisfiable.
 
 from __future__ import annotations
 
-from mineproof.analysis.constraints import (
-    Clue,
-    Contradiction,
-    boxes_of,
-    components_of,
-    constraints_of,
-    propagate,
-)
-from mineproof.analysis.counting import ComponentCount
+from mineproof.analysis.constraints import Clue, Contradiction, components_of, constraints_of
 from mineproof.errors import InconsistentPositionError
 from mineproof.position import Position
 
@@ -28,31 +20,13 @@ def satisfiable(clues: list[Clue], unknown: int, mines: int | None) -> bool:
 
     With ``mines`` given, the arrangement must also hold exactly that many mines.
     """
+    from mineproof.analysis.core import forced_by
+
     try:
-        safe, mine, rest = propagate(clues)
+        forced_by(clues, unknown, mines)
     except Contradiction:
         return False
-    cap = unknown.bit_count() if mines is None else mines - mine.bit_count()
-    if cap < 0:
-        return False
-    frontier = 0
-    reachable = {0}
-    for comp in components_of(rest):
-        frontier |= comp.mask
-        boxes = boxes_of(comp)
-        clue_boxes = [[b for b, box in enumerate(boxes) if box & clue.mask] for clue in comp.clues]
-        weights = ComponentCount(
-            [box.bit_count() for box in boxes], clue_boxes, [c.mines for c in comp.clues], cap
-        ).weights
-        ks = [k for k, wk in enumerate(weights) if wk]
-        if not ks:
-            return False
-        # The mine counts a component can take need not be contiguous: combine them exactly.
-        reachable = {r + k for r in reachable for k in ks if r + k <= cap}
-    if mines is None:
-        return True
-    free = (unknown & ~(frontier | safe | mine)).bit_count()
-    return any(r + free >= cap for r in reachable)
+    return True
 
 
 def _minimal(clues: list[Clue], unknown: int, mines: int | None) -> list[Clue]:

@@ -14,6 +14,7 @@ from math import comb
 from typing import Literal
 
 from mineproof.analysis.constraints import (
+    Clue,
     Contradiction,
     boxes_of,
     components_of,
@@ -24,7 +25,7 @@ from mineproof.analysis.counting import ComponentCount
 from mineproof.board import iter_bits
 from mineproof.position import Position
 
-__all__ = ["Analysis", "FlagStatus", "analyze"]
+__all__ = ["Analysis", "FlagStatus", "analyze", "forced_by"]
 
 FlagStatus = Literal["proven", "unproven", "wrong", "trusted"]
 
@@ -150,6 +151,70 @@ def analyze(position: Position, trust_flags: bool = False) -> Analysis:
         raise conflict_error(position, trust_flags) from None
 
 
+def _component_counts(clues: list[Clue], cap: int) -> list[tuple[list[int], ComponentCount]]:
+    """Return (boxes, counts) for every component of ``clues``, mines counted up to ``cap``.
+
+    Raises :class:`Contradiction` naming a component's clues when they cannot all hold.
+    """
+    out = []
+    for comp in components_of(clues):
+        boxes = boxes_of(comp)
+        index = {box: b for b, box in enumerate(boxes)}
+        clue_boxes = [[index[box] for box in boxes if box & clue.mask] for clue in comp.clues]
+        cc = ComponentCount(
+            [box.bit_count() for box in boxes],
+            clue_boxes,
+            [clue.mines for clue in comp.clues],
+            cap,
+        )
+        if not any(cc.weights):
+            raise Contradiction(tuple(clue.cell for clue in comp.clues))
+        out.append((boxes, cc))
+    return out
+
+
+def _combine(clues: list[Clue], outside: int, left: int) -> tuple[int, int, list[tuple[int, int]]]:
+    """Count the arrangements of ``left`` mines over the clues' cells and ``outside`` cells.
+
+    ``clues`` must be reduced (no cell of theirs known, none in ``outside``). Returns
+    ``(total, per_outside, boxes)``: the number of arrangements, the number with a mine in any
+    one outside cell, and per box ``(mask, the number with a mine in any one of its cells)``.
+    Raises :class:`Contradiction` when there is no arrangement.
+    """
+    u = outside.bit_count()
+    comps = _component_counts(clues, left)
+    # others[c]: the product of every component's weights but c's; full: the product of all.
+    n = len(comps)
+    prefix = [[1]]
+    for _, cc in comps:
+        prefix.append(_mul(prefix[-1], cc.weights, left))
+    suffix = [[1]] * (n + 1)
+    for c in range(n - 1, -1, -1):
+        suffix[c] = _mul(suffix[c + 1], comps[c][1].weights, left)
+    full = prefix[n]
+    # rest[j]: the ways to place the other left - j mines on the u cells no clue touches.
+    rest = _binomials_down(u, left, len(full))
+    total = sum(p * r for p, r in zip(full, rest, strict=True))
+    if total == 0:
+        raise Contradiction(())
+    # C(u - 1, m - 1) = C(u, m) * m / u: the placements with a given outside cell mined.
+    per_outside = (
+        sum(p * r * (left - k) for k, (p, r) in enumerate(zip(full, rest, strict=True))) // u
+        if u
+        else 0
+    )
+    boxes_out: list[tuple[int, int]] = []
+    for c, (boxes, cc) in enumerate(comps):
+        others = _mul(prefix[c], suffix[c + 1], left)
+        w = [
+            sum(q * r for q, r in zip(others, rest[k:], strict=False))
+            for k in range(len(cc.weights))
+        ]
+        for box, expected in zip(boxes, cc.box_mines(w), strict=True):
+            boxes_out.append((box, expected // box.bit_count()))
+    return total, per_outside, boxes_out
+
+
 def _analyze(position: Position, trust_flags: bool) -> Analysis:
     cons = constraints_of(position, trust_flags)
     safe, mine, clues = propagate(cons.clues)
@@ -160,53 +225,15 @@ def _analyze(position: Position, trust_flags: bool) -> Analysis:
     for clue in clues:
         frontier |= clue.mask
     outside = cons.unknown & ~(frontier | safe | mine)
-    u = outside.bit_count()
-
-    counts: list[ComponentCount] = []
-    boxes_per: list[list[int]] = []
-    for comp in components_of(clues):
-        boxes = boxes_of(comp)
-        index = {box: b for b, box in enumerate(boxes)}
-        clue_boxes = [[index[box] for box in boxes if box & clue.mask] for clue in comp.clues]
-        cc = ComponentCount(
-            [box.bit_count() for box in boxes],
-            clue_boxes,
-            [clue.mines for clue in comp.clues],
-            left,
-        )
-        if not any(cc.weights):
-            raise Contradiction(tuple(clue.cell for clue in comp.clues))
-        counts.append(cc)
-        boxes_per.append(boxes)
-
-    # others[c]: the product of every component's weights but c's; all: the product of all.
-    n = len(counts)
-    prefix = [[1]]
-    for cc in counts:
-        prefix.append(_mul(prefix[-1], cc.weights, left))
-    suffix = [[1]] * (n + 1)
-    for c in range(n - 1, -1, -1):
-        suffix[c] = _mul(suffix[c + 1], counts[c].weights, left)
-    full = prefix[n]
-    # rest[j]: the ways to place the other left - j mines on the u cells no clue touches.
-    rest = _binomials_down(u, left, len(full))
-    total = sum(p * r for p, r in zip(full, rest, strict=True))
-    if total == 0:
-        raise Contradiction(())
+    total, per_outside, boxes = _combine(clues, outside, left)
 
     # Every unknown cell starts as an outside cell; known, flagged and frontier cells follow.
-    # C(u - 1, m - 1) = C(u, m) * m / u: the placements with a given outside cell mined.
-    per_outside = (
-        sum(p * r * (left - k) for k, (p, r) in enumerate(zip(full, rest, strict=True))) // u
-        if u
-        else 0
-    )
     mine_counts = [per_outside if code < 0 else -1 for code in position.cells]
     safe_mask = safe
     mine_mask = mine
-    if u and per_outside == 0:
+    if outside and per_outside == 0:
         safe_mask |= outside
-    elif u and per_outside == total:
+    elif outside and per_outside == total:
         mine_mask |= outside
     for i in iter_bits(safe):
         mine_counts[i] = 0
@@ -215,18 +242,48 @@ def _analyze(position: Position, trust_flags: bool) -> Analysis:
     if trust_flags:
         for i in iter_bits(position.flag_mask):
             mine_counts[i] = total
-    for c, cc in enumerate(counts):
-        others = _mul(prefix[c], suffix[c + 1], left)
-        w = [
-            sum(q * r for q, r in zip(others, rest[k:], strict=False))
-            for k in range(len(cc.weights))
-        ]
-        for box, expected in zip(boxes_per[c], cc.box_mines(w), strict=True):
-            per_cell = expected // box.bit_count()
-            if per_cell == 0:
-                safe_mask |= box
-            elif per_cell == total:
-                mine_mask |= box
-            for i in iter_bits(box):
-                mine_counts[i] = per_cell
+    for box, per_cell in boxes:
+        if per_cell == 0:
+            safe_mask |= box
+        elif per_cell == total:
+            mine_mask |= box
+        for i in iter_bits(box):
+            mine_counts[i] = per_cell
     return Analysis(position, trust_flags, total, tuple(mine_counts), safe_mask, mine_mask)
+
+
+def forced_by(clues: list[Clue], unknown: int, mines: int | None = None) -> tuple[int, int]:
+    """Return ``(safe, mine)``: the cells of ``unknown`` that these clues alone force.
+
+    Only the given clues count; with ``mines`` the arrangement must also hold exactly that many
+    mines among ``unknown``, otherwise cells no clue sees are free. Raises
+    :class:`Contradiction` when the clues (with the total) cannot all hold.
+    """
+    safe, mine, rest = propagate(clues)
+    if mines is None:
+        for boxes, cc in _component_counts(rest, unknown.bit_count()):
+            total = sum(cc.weights)
+            for box, expected in zip(boxes, cc.box_mines([1] * len(cc.weights)), strict=True):
+                if expected == 0:
+                    safe |= box
+                elif expected == total * box.bit_count():
+                    mine |= box
+        return safe, mine
+    left = mines - mine.bit_count()
+    if left < 0:
+        raise Contradiction(())
+    frontier = 0
+    for clue in rest:
+        frontier |= clue.mask
+    outside = unknown & ~(frontier | safe | mine)
+    total, per_outside, counted = _combine(rest, outside, left)
+    if outside and per_outside == 0:
+        safe |= outside
+    elif outside and per_outside == total:
+        mine |= outside
+    for box, per_cell in counted:
+        if per_cell == 0:
+            safe |= box
+        elif per_cell == total:
+            mine |= box
+    return safe, mine
