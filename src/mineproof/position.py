@@ -166,3 +166,9 @@ class Position:
 
     def __str__(self) -> str:
         return self.text()
+
+    def _repr_svg_(self) -> str:
+        """Return the position drawn as SVG, for notebooks (imported lazily: a higher layer)."""
+        from mineproof.render.svg import position_svg
+
+        return position_svg(self)

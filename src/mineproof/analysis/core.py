@@ -80,6 +80,12 @@ class Analysis:
         """Return the ``(x, y)`` cells that are mines in every arrangement."""
         return self.position.board.mask_to_xy(self.mine_mask)
 
+    def _repr_svg_(self) -> str:
+        """Return the position with its probability heat map as SVG, for notebooks."""
+        from mineproof.render.svg import analysis_svg
+
+        return analysis_svg(self)
+
     def flag_status(self) -> dict[tuple[int, int], FlagStatus]:
         """Return each flag's status: ``proven`` (a mine in every arrangement), ``unproven``,
         ``wrong`` (safe in every arrangement), or ``trusted`` (taken as a mine, not checked)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mineproof.board import Board
+from mineproof.position import Position
 
 __all__ = ["LEVEL_NAMES", "RULES", "Deduction"]
 
@@ -33,6 +34,7 @@ RULES = {
 class Deduction:
     """Cells proven safe or mined, with the fewest clues that prove them.
 
+    ``position`` is the view it was made in (with only the flags it takes as mines);
     ``premises`` holds the cell indices of the numbers used (sorted), ``uses_mine_count`` whether
     the mine total is one of the premises; ``safe`` and ``mine`` are bitmasks of the conclusions.
     Removing any one premise (or the mine total) breaks the proof. For ``elimination``,
@@ -40,13 +42,18 @@ class Deduction:
     equations are added up.
     """
 
-    board: Board
+    position: Position
     rule: str
     premises: tuple[int, ...]
     uses_mine_count: bool
     safe: int
     mine: int
     combination: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def board(self) -> Board:
+        """Return the board's geometry."""
+        return self.position.board
 
     @property
     def level(self) -> int:

@@ -59,17 +59,16 @@ def deductions(position: Position, trust_flags: bool = False) -> list[Deduction]
     targets = analysis.safe_mask | analysis.mine_mask
     if not targets:
         return []
-    board = view.board
     clues = cons.clues
     for finder in (_one_clue, _two_clues):
-        found = finder(board, clues, cons.unknown, cons.mines, targets)
+        found = finder(view, clues, cons.unknown, cons.mines, targets)
         if found:
             return _ordered(found)
     clue_forced_safe, clue_forced_mine = forced_by(clues, cons.unknown)
     local = (clue_forced_safe | clue_forced_mine) & targets
     if local:
-        return _ordered(_by_deletion(board, clues, cons.unknown, None, local))
-    return _ordered(_by_deletion(board, clues, cons.unknown, cons.mines, targets))
+        return _ordered(_by_deletion(view, clues, cons.unknown, None, local))
+    return _ordered(_by_deletion(view, clues, cons.unknown, cons.mines, targets))
 
 
 def _ordered(found: list[Deduction]) -> list[Deduction]:
@@ -81,20 +80,20 @@ def _ordered(found: list[Deduction]) -> list[Deduction]:
 
 
 def _one_clue(
-    board: Board, clues: list[Clue], unknown: int, mines: int, targets: int
+    view: Position, clues: list[Clue], unknown: int, mines: int, targets: int
 ) -> list[Deduction]:
     found = []
     for clue in clues:
         size = clue.mask.bit_count()
         if clue.mines == 0 and clue.mask & targets:
-            found.append(Deduction(board, "single-clue", (clue.cell,), False, clue.mask, 0))
+            found.append(Deduction(view, "single-clue", (clue.cell,), False, clue.mask, 0))
         elif clue.mines == size and clue.mask & targets:
-            found.append(Deduction(board, "single-clue", (clue.cell,), False, 0, clue.mask))
+            found.append(Deduction(view, "single-clue", (clue.cell,), False, 0, clue.mask))
     if not found and unknown & targets:
         if mines == 0:
-            found.append(Deduction(board, "all-mines-found", (), True, unknown, 0))
+            found.append(Deduction(view, "all-mines-found", (), True, unknown, 0))
         elif mines == unknown.bit_count():
-            found.append(Deduction(board, "only-mines-left", (), True, 0, unknown))
+            found.append(Deduction(view, "only-mines-left", (), True, 0, unknown))
     return found
 
 
@@ -125,9 +124,10 @@ def pair_bounds(a: Clue, b: Clue) -> tuple[int, int]:
 
 
 def _two_clues(
-    board: Board, clues: list[Clue], unknown: int, mines: int, targets: int
+    view: Position, clues: list[Clue], unknown: int, mines: int, targets: int
 ) -> list[Deduction]:
     by_cell = {clue.cell: clue for clue in clues}
+    board = view.board
     w = board.width
     found = []
     for a in clues:
@@ -142,7 +142,7 @@ def _two_clues(
                     continue
                 safe, mine = pair_bounds(a, b)
                 if (safe | mine) & targets:
-                    found.append(Deduction(board, "two-clues", (a.cell, b.cell), False, safe, mine))
+                    found.append(Deduction(view, "two-clues", (a.cell, b.cell), False, safe, mine))
     return found
 
 
@@ -152,9 +152,10 @@ def _distance(board: Board, a: int, b: int) -> int:
 
 
 def _by_deletion(
-    board: Board, clues: list[Clue], unknown: int, mines: int | None, targets: int
+    view: Position, clues: list[Clue], unknown: int, mines: int | None, targets: int
 ) -> list[Deduction]:
     """Find, for each target cell, a minimal set of clues that forces it; grade each set."""
+    board = view.board
     found: list[Deduction] = []
     todo = targets
     groups = components_of(clues) if mines is None else None
@@ -180,24 +181,24 @@ def _by_deletion(
         mine &= targets
         premises = tuple(sorted(c.cell for c in kept))
         if mines is not None:
-            found.append(Deduction(board, "mine-total", premises, True, safe, mine))
+            found.append(Deduction(view, "mine-total", premises, True, safe, mine))
         else:
-            found.append(_graded(board, kept, premises, safe, mine, target))
+            found.append(_graded(view, kept, premises, safe, mine, target))
         todo &= ~(safe | mine | target)
     return found
 
 
 def _graded(
-    board: Board, kept: list[Clue], premises: tuple[int, ...], safe: int, mine: int, target: int
+    view: Position, kept: list[Clue], premises: tuple[int, ...], safe: int, mine: int, target: int
 ) -> Deduction:
     """Return the deduction from a minimal clue set, at the weakest level that proves it."""
     if len(kept) == 1:
-        return Deduction(board, "single-clue", premises, False, safe, mine)
+        return Deduction(view, "single-clue", premises, False, safe, mine)
     if len(kept) == 2:
-        return Deduction(board, "two-clues", premises, False, safe, mine)
+        return Deduction(view, "two-clues", premises, False, safe, mine)
     for row in eliminate(kept):
         row_safe, row_mine = bounds(row)
         if (row_safe | row_mine) & target:
             combination = tuple(sorted(row.combination.items()))
-            return Deduction(board, "elimination", premises, False, safe, mine, combination)
-    return Deduction(board, "case-analysis", premises, False, safe, mine)
+            return Deduction(view, "elimination", premises, False, safe, mine, combination)
+    return Deduction(view, "case-analysis", premises, False, safe, mine)
