@@ -1,0 +1,12 @@
+"""Deductions in words, in nine languages, through gettext catalogs under ``locales/``."""
+
+from mineproof.explain.text import (
+    LANGUAGES,
+    explain,
+    grade_text,
+    guess_text,
+    level_name,
+    translations,
+)
+
+__all__ = ["LANGUAGES", "explain", "grade_text", "guess_text", "level_name", "translations"]
