@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean catalogs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,3 +27,11 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info
+
+# Re-extract the English messages and compile every catalog (Babel, a development dependency).
+LOCALES := src/mineproof/explain/locales
+catalogs: $(STAMP)
+	$(BIN)/pybabel extract --no-location --omit-header --sort-output -k gettext -k ngettext:1,2 \
+		-o $(LOCALES)/mineproof.pot src/mineproof/explain/text.py
+	$(BIN)/pybabel update -D mineproof -i $(LOCALES)/mineproof.pot -d $(LOCALES) --no-fuzzy-matching
+	$(BIN)/pybabel compile -D mineproof -d $(LOCALES) --statistics

@@ -187,3 +187,51 @@ def test_console_script_end_to_end() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["mines"] == 40
+
+
+def test_hint_json_fields(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, "e.txt", "4x3x3\n01HH\n13HH\nHHHH\n")
+    svg = tmp_path / "hint.svg"
+    status, out, _ = run(capsys, "hint", path, "--json", "--svg", str(svg))
+    assert status == 0
+    data = json.loads(out)
+    assert data["level"] == 3 and data["rule"] == "elimination"
+    assert data["premises"] == [[1, 0], [0, 1], [1, 1]]
+    assert data["uses_mine_count"] is False
+    assert data["safe"] == [] and data["mine"] == [[2, 2]]
+    assert "C3 = 1" in data["text"]
+    assert svg.read_text().startswith("<svg") and 'class="premise"' in svg.read_text()
+
+
+def test_hint_when_nothing_is_forced(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, "g.txt", "3x1x1\nH1H\n")
+    status, out, _ = run(capsys, "hint", path, "--json")
+    data = json.loads(out)
+    assert status == 0 and data["level"] == 0 and data["safe"] == [] and data["mine"] == []
+    assert data["safest"] == [[0, 0], [2, 0]] and data["probability"] == 0.5
+    assert "50%" in data["text"]
+
+
+def test_hint_in_another_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, "e.txt", "4x3x3\n01HH\n13HH\nHHHH\n")
+    _, english, _ = run(capsys, "hint", path)
+    _, german, _ = run(capsys, "hint", path, "--lang", "de")
+    assert "C3" in german and german != english
+
+
+def test_grade_and_explain(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "grade", str(LAYOUT), "--start", "15,8", "--json")
+    data = json.loads(out)
+    assert status == 0 and data["solved"] is True
+    assert data["level"] == max(int(k) for k in data["steps"])
+    assert data["total_steps"] == sum(data["steps"].values())
+    status, out, _ = run(capsys, "explain", str(LAYOUT), "--start", "15,8")
+    lines = out.strip().splitlines()
+    assert status == 0 and lines[0].startswith("1. [")
+    assert len(lines) == data["total_steps"] + 1
+    assert lines[-1].startswith("Solved without a guess")
+
+
+def test_svg_write_failure_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "hint", str(EXAMPLE), "--svg", "/nonexistent/dir/x.svg")
+    assert status == 1 and err.startswith("mineproof: error: ") and err.count("\n") == 1

@@ -10,14 +10,17 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from mineproof import __version__
 from mineproof.analysis import Analysis, analyze
 from mineproof.board import cell_name
-from mineproof.errors import MineproofError
+from mineproof.errors import FormatError, MineproofError
+from mineproof.explain import LANGUAGES, explain, grade_text, guess_text, level_name
 from mineproof.formats import load_layout, load_position, read_bytes
-from mineproof.render import analysis_grid, percent
+from mineproof.logic import deductions, grade, logic_steps
+from mineproof.render import analysis_grid, analysis_svg, percent, position_svg
 from mineproof.solve import SolveResult, solve
 
 __all__ = ["main"]
@@ -67,7 +70,124 @@ def _parser() -> argparse.ArgumentParser:
     so.add_argument("file", metavar="LAYOUT", help="layout file (MBF or layout text), - stdin")
     so.add_argument("--start", type=_cell_xy, required=True, metavar="X,Y", help="start cell")
     so.add_argument("--json", action="store_true", help="print one JSON object")
+
+    hi = sub.add_parser(
+        "hint",
+        help="the next forced move, explained at the lowest level a person needs",
+        description="Find the next deduction of a position: the fewest numbers that prove a "
+        "cell safe or a mine, at the lowest level of technique, explained in words. When "
+        "nothing is forced, the safest cells to guess.",
+    )
+    hi.add_argument("file", nargs="?", default="-", metavar="FILE", help="position file, - stdin")
+    hi.add_argument("--mines", type=_count, help="the mine total (needed for ms-toollib grids)")
+    hi.add_argument("--trust-flags", action="store_true", help="take every flag as a mine")
+    hi.add_argument("--lang", default="en", choices=LANGUAGES, help="language of the text")
+    hi.add_argument("--json", action="store_true", help="print one JSON object")
+    hi.add_argument("--svg", metavar="OUT", help="also draw the hint as an SVG file")
+
+    for name, helptext in (
+        ("explain", "the whole logic-only solve of a layout as explained steps, then its grade"),
+        ("grade", "the grade of a layout: the hardest technique needed and steps per level"),
+    ):
+        cmd = sub.add_parser(name, help=helptext, description=helptext[0].upper() + helptext[1:])
+        cmd.add_argument("file", metavar="LAYOUT", help="layout file (MBF or layout text), - stdin")
+        cmd.add_argument("--start", type=_cell_xy, required=True, metavar="X,Y", help="start cell")
+        cmd.add_argument("--lang", default="en", choices=LANGUAGES, help="language of the text")
+        if name == "grade":
+            cmd.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
+
+
+def _write_text(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` whole (through a temporary file), or raise ``FormatError``."""
+    target = Path(path)
+    tmp = target.with_name(target.name + ".tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(target)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise FormatError(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+def _xy(cells: list[tuple[int, int]]) -> list[list[int]]:
+    return [[x, y] for x, y in cells]
+
+
+def _hint(args: argparse.Namespace) -> str:
+    position = load_position(read_bytes(args.file), args.mines)
+    found = deductions(position, trust_flags=args.trust_flags)
+    if found:
+        d = found[0]
+        text = explain(d, args.lang)
+        data: dict[str, Any] = {
+            "level": d.level,
+            "rule": d.rule,
+            "premises": _xy(d.premise_cells),
+            "uses_mine_count": d.uses_mine_count,
+            "safe": _xy(d.safe_cells),
+            "mine": _xy(d.mine_cells),
+            "text": text,
+        }
+        svg = position_svg(
+            d.position, premises=d.premise_cells, safe=d.safe_cells, mines=d.mine_cells
+        )
+        human = f"level {d.level} ({level_name(d.level, args.lang)}): {text}"
+    else:
+        analysis = analyze(position, trust_flags=args.trust_flags)
+        candidates = [
+            (n, i)
+            for i, n in enumerate(analysis.mine_counts)
+            if n >= 0 and not position.flag_mask >> i & 1
+        ]
+        best = min((n for n, _ in candidates), default=0)
+        safest = [position.board.xy(i) for n, i in candidates if n == best]
+        p = best / analysis.arrangements
+        text = guess_text(safest[:8], percent(p), args.lang) if safest else ""
+        data = {
+            "level": 0,
+            "rule": "guess",
+            "premises": [],
+            "uses_mine_count": False,
+            "safe": [],
+            "mine": [],
+            "text": text,
+            "safest": _xy(safest),
+            "probability": p,
+        }
+        svg = analysis_svg(analysis)
+        human = text
+    if args.svg:
+        _write_text(args.svg, svg)
+    return json.dumps(data, ensure_ascii=False) if args.json else human
+
+
+def _explain(args: argparse.Namespace) -> str:
+    layout = load_layout(read_bytes(args.file))
+    lines = []
+    for step in logic_steps(layout, args.start):
+        d = step.deduction
+        lines.append(
+            f"{step.number}. [{d.level}: {level_name(d.level, args.lang)}] {explain(d, args.lang)}"
+        )
+    result = grade(layout, args.start)
+    lines.append(grade_text(result.solved, result.level, result.steps, args.lang))
+    return "\n".join(lines)
+
+
+def _grade(args: argparse.Namespace) -> str:
+    layout = load_layout(read_bytes(args.file))
+    result = grade(layout, args.start)
+    if args.json:
+        return json.dumps(
+            {
+                "solved": result.solved,
+                "level": result.level,
+                "steps": {str(k): v for k, v in result.steps.items()},
+                "total_steps": result.total_steps,
+            }
+        )
+    return grade_text(result.solved, result.level, result.steps, args.lang)
 
 
 def _analysis_json(analysis: Analysis) -> dict[str, Any]:
@@ -152,6 +272,12 @@ def _solve_text(result: SolveResult) -> str:
 
 
 def _run(args: argparse.Namespace) -> str:
+    if args.command == "hint":
+        return _hint(args)
+    if args.command == "explain":
+        return _explain(args)
+    if args.command == "grade":
+        return _grade(args)
     if args.command == "analyze":
         position = load_position(read_bytes(args.file), args.mines)
         analysis = analyze(position, trust_flags=args.trust_flags)

@@ -279,7 +279,7 @@ def _elimination(t: gettext.NullTranslations, d: Deduction) -> list[str]:
         sign = ("" if k > 0 else _MINUS) if n == 0 else (" + " if k > 0 else f" {_MINUS} ")
         times = "" if abs(k) == 1 else f"{abs(k)}{_TIMES}"
         equation += f"{sign}{times}{board.name(i)}"
-    equation += f" = {rhs}"
+    equation += f" = {rhs}" if rhs >= 0 else f" = {_MINUS}{-rhs}"
     out = []
     if subtracted:
         out.append(
