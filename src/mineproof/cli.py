@@ -17,7 +17,14 @@ from mineproof import __version__
 from mineproof.analysis import Analysis, analyze
 from mineproof.board import cell_name
 from mineproof.errors import FormatError, MineproofError
-from mineproof.explain import LANGUAGES, explain, grade_text, guess_text, level_name
+from mineproof.explain import (
+    LANGUAGES,
+    explain,
+    grade_text,
+    guess_text,
+    level_label,
+    level_name,
+)
 from mineproof.formats import load_layout, load_position, read_bytes
 from mineproof.logic import deductions, grade, logic_steps
 from mineproof.render import analysis_grid, analysis_svg, percent, position_svg
@@ -132,7 +139,7 @@ def _hint(args: argparse.Namespace) -> str:
         svg = position_svg(
             d.position, premises=d.premise_cells, safe=d.safe_cells, mines=d.mine_cells
         )
-        human = f"level {d.level} ({level_name(d.level, args.lang)}): {text}"
+        human = f"{level_label(d.level, args.lang)} {text}"
     else:
         analysis = analyze(position, trust_flags=args.trust_flags)
         candidates = [

@@ -5,8 +5,17 @@ from mineproof.explain.text import (
     explain,
     grade_text,
     guess_text,
+    level_label,
     level_name,
     translations,
 )
 
-__all__ = ["LANGUAGES", "explain", "grade_text", "guess_text", "level_name", "translations"]
+__all__ = [
+    "LANGUAGES",
+    "explain",
+    "grade_text",
+    "guess_text",
+    "level_label",
+    "level_name",
+    "translations",
+]

@@ -25,7 +25,15 @@ from mineproof.errors import MineproofError
 from mineproof.logic.deduction import Deduction
 from mineproof.position import FLAG, Position
 
-__all__ = ["LANGUAGES", "explain", "grade_text", "guess_text", "level_name", "translations"]
+__all__ = [
+    "LANGUAGES",
+    "explain",
+    "grade_text",
+    "guess_text",
+    "level_label",
+    "level_name",
+    "translations",
+]
 
 LANGUAGES = ("en", "ko", "ja", "zh", "es", "fr", "de", "pt", "ru")
 """English, Korean, Japanese, Chinese (simplified), Spanish, French, German, Portuguese, Russian."""
@@ -57,6 +65,15 @@ def level_name(level: int, lang: str = "en") -> str:
         5: t.gettext("the mine total"),
     }
     return names[level]
+
+
+def level_label(level: int, lang: str = "en") -> str:
+    """Return the label a hint starts with: "Level 3 (a combination of clues):"."""
+    return (
+        translations(lang)
+        .gettext("Level {level} ({name}):")
+        .format(level=level, name=level_name(level, lang))
+    )
 
 
 def _sentence(text: str) -> str:
