@@ -48,6 +48,19 @@ def _count(text: str) -> int:
     return int(text)
 
 
+def _position_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments of a command that reads a position."""
+    parser.add_argument("file", nargs="?", default="-", metavar="FILE", help="position, - stdin")
+    parser.add_argument("--mines", type=_count, help="the mine total (needed for ms-toollib grids)")
+    parser.add_argument("--trust-flags", action="store_true", help="take every flag as a mine")
+
+
+def _layout_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments of a command that plays a layout from a start cell."""
+    parser.add_argument("file", metavar="LAYOUT", help="layout file (MBF or layout text), - stdin")
+    parser.add_argument("--start", type=_cell_xy, required=True, metavar="X,Y", help="start cell")
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mineproof",
@@ -63,9 +76,7 @@ def _parser() -> argparse.ArgumentParser:
         "cells safe or mined in every arrangement, the number of arrangements. Reads "
         "JSMinesweeper text or an ms-toollib JSON grid, recognised by content.",
     )
-    an.add_argument("file", nargs="?", default="-", metavar="FILE", help="position file, - stdin")
-    an.add_argument("--mines", type=_count, help="the mine total (needed for ms-toollib grids)")
-    an.add_argument("--trust-flags", action="store_true", help="take flags as mines")
+    _position_arguments(an)
     an.add_argument("--json", action="store_true", help="print one JSON object")
 
     so = sub.add_parser(
@@ -74,8 +85,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Play a mine layout (MBF, or the */. layout text) as a perfect logician "
         "who knows the mine total, from a start cell, until cleared or stuck.",
     )
-    so.add_argument("file", metavar="LAYOUT", help="layout file (MBF or layout text), - stdin")
-    so.add_argument("--start", type=_cell_xy, required=True, metavar="X,Y", help="start cell")
+    _layout_arguments(so)
     so.add_argument("--json", action="store_true", help="print one JSON object")
 
     hi = sub.add_parser(
@@ -85,9 +95,7 @@ def _parser() -> argparse.ArgumentParser:
         "cell safe or a mine, at the lowest level of technique, explained in words. When "
         "nothing is forced, the safest cells to guess.",
     )
-    hi.add_argument("file", nargs="?", default="-", metavar="FILE", help="position file, - stdin")
-    hi.add_argument("--mines", type=_count, help="the mine total (needed for ms-toollib grids)")
-    hi.add_argument("--trust-flags", action="store_true", help="take every flag as a mine")
+    _position_arguments(hi)
     hi.add_argument("--lang", default="en", choices=LANGUAGES, help="language of the text")
     hi.add_argument("--json", action="store_true", help="print one JSON object")
     hi.add_argument("--svg", metavar="OUT", help="also draw the hint as an SVG file")
@@ -97,8 +105,7 @@ def _parser() -> argparse.ArgumentParser:
         ("grade", "the grade of a layout: the hardest technique needed and steps per level"),
     ):
         cmd = sub.add_parser(name, help=helptext, description=helptext[0].upper() + helptext[1:])
-        cmd.add_argument("file", metavar="LAYOUT", help="layout file (MBF or layout text), - stdin")
-        cmd.add_argument("--start", type=_cell_xy, required=True, metavar="X,Y", help="start cell")
+        _layout_arguments(cmd)
         cmd.add_argument("--lang", default="en", choices=LANGUAGES, help="language of the text")
         if name == "grade":
             cmd.add_argument("--json", action="store_true", help="print one JSON object")

@@ -58,21 +58,7 @@ def eliminate(clues: list[Clue]) -> list[Row]:
             f = coef.get(col)
             if not f:
                 continue
-            coef = dict(coef)
-            for k, v in pcoef.items():
-                value = coef.get(k, Fraction(0)) - f * v
-                if value:
-                    coef[k] = value
-                else:
-                    coef.pop(k, None)
-            comb = dict(comb)
-            for k, v in pcomb.items():
-                value = comb.get(k, Fraction(0)) - f * v
-                if value:
-                    comb[k] = value
-                else:
-                    comb.pop(k, None)
-            rows[r] = (coef, rhs - f * prhs, comb)
+            rows[r] = (_minus(coef, f, pcoef), rhs - f * prhs, _minus(comb, f, pcomb))
         pivot_row += 1
     out = []
     for coef, rhs, comb in rows[:pivot_row]:
@@ -84,6 +70,18 @@ def eliminate(clues: list[Clue]) -> list[Row]:
                 {k: int(v * scale) for k, v in comb.items()},
             )
         )
+    return out
+
+
+def _minus(a: dict[int, Fraction], f: Fraction, b: dict[int, Fraction]) -> dict[int, Fraction]:
+    """Return ``a - f * b`` for sparse vectors, dropping zero entries."""
+    out = dict(a)
+    for k, v in b.items():
+        value = out.get(k, Fraction(0)) - f * v
+        if value:
+            out[k] = value
+        else:
+            out.pop(k, None)
     return out
 
 
