@@ -1,0 +1,366 @@
+"""Guess-free boards: layouts a perfect logician clears from the start cell without one guess.
+
+A board starts as a uniformly random layout (the start area kept free). A fast solver, limited
+to the allowed technique level, plays it from the start cell; where it gets stuck, one covered
+cell on the frontier is toggled (a mine moved out, or one moved in) and a uniformly random cell
+of the opposite state in the untouched interior is toggled back, so the mine count stays and the
+local density is unchanged in expectation. The solve then continues from where it was. A board
+that the fast solver clears is verified from scratch by the complete solver
+(:func:`mineproof.solve.solve`) and, when levels are asked for, graded by the technique ladder;
+only verified boards are returned.
+
+Every board draws from its own ``random.Random``, so a batch is the same whatever the number of
+processes that make it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Literal
+
+from mineproof.analysis.constraints import Clue, Contradiction, components_of, propagate
+from mineproof.analysis.core import forced_by
+from mineproof.board import Board, Layout, iter_bits
+from mineproof.errors import FormatError, MineproofError
+from mineproof.logic import Grade, grade
+from mineproof.logic.elimination import bounds, eliminate
+from mineproof.logic.ladder import pair_bounds
+from mineproof.solve import solve
+
+__all__ = ["Generated", "GenerationError", "StartRule", "generate", "hint_cell"]
+
+StartRule = Literal["opening", "safe"]
+
+
+class GenerationError(MineproofError):
+    """No guess-free board was found within the work bound (the density may be impossible)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Generated:
+    """A verified guess-free board: its layout, start cell and (when computed) its grade."""
+
+    layout: Layout
+    start: tuple[int, int]
+    grade: Grade | None
+
+
+def hint_cell(layout: Layout) -> tuple[int, int]:
+    """Return the mine-free cell nearest the centre with the lowest number.
+
+    Ties go to the nearest cell to the centre, then to reading order.
+    """
+    board = layout.board
+    numbers = layout.numbers()
+    cx, cy = (board.width - 1) / 2, (board.height - 1) / 2
+    best = min(
+        (n, (x - cx) ** 2 + (y - cy) ** 2, i)
+        for i, n in enumerate(numbers)
+        if n >= 0
+        for x, y in [board.xy(i)]
+    )
+    return board.xy(best[2])
+
+
+class _Work:
+    """A layout being played: opened cells, proven mines, numbers kept up to date."""
+
+    def __init__(self, layout: Layout, start: int, protected: int) -> None:
+        self.board = layout.board
+        self.start = start
+        self.lists = self.board.neighbour_lists()
+        self.masks = self.board.neighbour_masks()
+        self.full = self.board.full_mask
+        self.total = layout.mine_count
+        self.mines = layout.mines
+        self.numbers = list(layout.numbers())
+        self.protected = protected
+        self.opened = 0
+        self.known = 0
+        self.classes = _classes(self.board)
+
+    def reveal(self, i: int) -> None:
+        """Open cell ``i`` (never a mine) and flood through zeros."""
+        todo = [i]
+        numbers = self.numbers
+        while todo:
+            c = todo.pop()
+            bit = 1 << c
+            if self.opened & bit:
+                continue
+            self.opened |= bit
+            if numbers[c] == 0:
+                todo.extend(n for n in self.lists[c] if not self.opened >> n & 1)
+
+    def toggle(self, i: int) -> None:
+        """Put a mine on cell ``i`` or take it away, keeping the numbers right."""
+        bit = 1 << i
+        step = -1 if self.mines & bit else 1
+        self.mines ^= bit
+        numbers = self.numbers
+        for n in self.lists[i]:
+            if numbers[n] >= 0:
+                numbers[n] += step
+        numbers[i] = -1 if step > 0 else sum(self.mines >> n & 1 for n in self.lists[i])
+
+    def clues(self) -> tuple[int, list[Clue]]:
+        """Return the unknown cells and the clues of the opened numbers that touch them."""
+        unknown = self.full & ~self.opened & ~self.known
+        border = self.board.dilate(unknown) & self.opened
+        known = self.known
+        out = []
+        for i in iter_bits(border):
+            near = self.masks[i]
+            out.append(Clue(i, near & unknown, self.numbers[i] - (near & known).bit_count()))
+        return unknown, out
+
+    def cleared(self) -> bool:
+        return self.opened | self.mines == self.full
+
+    def step(self, max_level: int) -> bool:
+        """Make the deductions of the lowest level that makes progress, up to ``max_level``.
+
+        Returns whether anything was opened or proven.
+        """
+        unknown, clues = self.clues()
+        left = self.total - self.known.bit_count()
+        safe, mine, rest = propagate(clues)
+        if not (safe | mine):
+            if left == 0:
+                safe = unknown
+            elif left == unknown.bit_count():
+                mine = unknown
+        if not (safe | mine) and max_level >= 2:
+            safe, mine = _pairs(rest)
+        if not (safe | mine) and max_level >= 3:
+            for comp in components_of(rest):
+                for row in eliminate(comp.clues):
+                    s, m = bounds(row)
+                    safe |= s
+                    mine |= m
+        if not (safe | mine) and max_level >= 4:
+            safe, mine = forced_by(rest, unknown)
+        if not (safe | mine) and max_level >= 5:
+            safe, mine = forced_by(rest, unknown, left)
+        if not (safe | mine):
+            return False
+        self.known |= mine
+        for i in iter_bits(safe):
+            self.reveal(i)
+        return True
+
+    def play(self, max_level: int) -> bool:
+        """Solve as far as the techniques up to ``max_level`` go; return whether cleared."""
+        while not self.cleared():
+            if not self.step(max_level):
+                return False
+        return True
+
+    def perturb(self, rng: random.Random) -> bool:
+        """Toggle a covered frontier cell and compensate in the interior; False if impossible.
+
+        The compensating cell has as many neighbours as the toggled one (both corners, both
+        on an edge, or both inside), so every move keeps the number of mines in corners, on
+        edges and inside: the uniform layout's spread survives the search for a solvable one.
+        """
+        covered = self.full & ~self.opened & ~self.protected
+        near = self.board.dilate(self.opened) & covered
+        # Usually the undecided frontier; behind a wall of proven mines, the wall itself.
+        frontier = near & ~self.known or near
+        cells = iter_bits(frontier)
+        if not cells:
+            return False
+        interior = covered & ~frontier & ~self.known
+        picks = rng.sample(cells, min(len(cells), 16))
+        # Partners: the same class in the interior, else the same class anywhere covered, else
+        # the same class anywhere outside the start area (an opened cell: the solve restarts).
+        # Never another class: that would move mines between corners, edges and inside.
+        anywhere = self.full & ~self.protected
+        for pool in (interior, covered, anywhere):
+            for c in picks:
+                opposite = pool & ~(1 << c) & (~self.mines if self.mines >> c & 1 else self.mines)
+                partners = iter_bits(opposite & self.classes[len(self.lists[c])])
+                if partners:
+                    partner = rng.choice(partners)
+                    self.toggle(c)
+                    self.toggle(partner)
+                    # Proven mines beside a changed number may no longer be proven: prove again.
+                    self.known = 0
+                    if self.opened >> partner & 1:
+                        self.restart()
+                    return True
+        return False
+
+    def restart(self) -> None:
+        """Forget the progress and open the start area again."""
+        self.opened = 0
+        self.known = 0
+        self.reveal(self.start)
+
+
+def _classes(board: Board) -> dict[int, int]:
+    """Return, per neighbour count, the bitmask of the cells with that many neighbours."""
+    out: dict[int, int] = {}
+    for i, near in enumerate(board.neighbour_lists()):
+        out[len(near)] = out.get(len(near), 0) | 1 << i
+    return out
+
+
+def _pairs(clues: list[Clue]) -> tuple[int, int]:
+    """Return every cell two overlapping clues force together."""
+    safe = 0
+    mine = 0
+    by_cell: dict[int, list[Clue]] = {}
+    for clue in clues:
+        for i in iter_bits(clue.mask):
+            by_cell.setdefault(i, []).append(clue)
+    seen: set[tuple[int, int]] = set()
+    for group in by_cell.values():
+        for a in group:
+            for b in group:
+                if a.cell < b.cell and (a.cell, b.cell) not in seen:
+                    seen.add((a.cell, b.cell))
+                    s, m = pair_bounds(a, b)
+                    safe |= s
+                    mine |= m
+    return safe, mine
+
+
+def generate(
+    board: Board,
+    mines: int,
+    rng: random.Random,
+    *,
+    rule: StartRule = "opening",
+    start: tuple[int, int] | None = None,
+    max_level: int = 5,
+    min_level: int = 1,
+    with_grade: bool = False,
+    budget: int = 200,
+) -> Generated:
+    """Return a verified guess-free board of ``mines`` mines on ``board``.
+
+    ``rule`` ``opening`` keeps the start cell and its neighbours free (start: the centre unless
+    given); ``safe`` keeps the start cell free (start: given, or the hint cell of the layout).
+    ``max_level``/``min_level`` bound the hardest technique the solve needs (1-5). ``budget``
+    bounds the work: that many fresh layouts, each perturbed up to a number of times that grows
+    with the board. Raises ``FormatError`` for bad arguments and :class:`GenerationError` when
+    no board was found within the budget.
+    """
+    _check(board, mines, rule, start, max_level, min_level)
+    if start is None and rule == "opening":
+        start = ((board.width - 1) // 2, (board.height - 1) // 2)
+    tries_per_layout = 4 * board.size
+    for _ in range(budget):
+        if start is None:
+            layout = Layout.random(board, mines, rng)
+            if layout.mine_count == board.size:
+                raise GenerationError("every cell is a mine: there is no safe start cell")
+            at = hint_cell(layout)
+        else:
+            layout = Layout.random(board, mines, rng, start, rule)
+            at = start
+        found = _settle(
+            layout, at, rule, start is None, max_level, min_level, rng, tries_per_layout
+        )
+        if found is not None:
+            board_layout, at, graded = found
+            return Generated(board_layout, at, graded if with_grade or graded else None)
+    raise GenerationError(
+        f"no guess-free {board.width}x{board.height} board with {mines} mines found after "
+        f"{budget} layouts: this density may be impossible from that start"
+    )
+
+
+def _settle(
+    layout: Layout,
+    at: tuple[int, int],
+    rule: StartRule,
+    hinted: bool,
+    max_level: int,
+    min_level: int,
+    rng: random.Random,
+    tries: int,
+) -> tuple[Layout, tuple[int, int], Grade | None] | None:
+    """Perturb one layout until it verifies, or give up after ``tries`` perturbations."""
+    board = layout.board
+    i = board.index(*at)
+    protected = board.start_area(i, "opening" if rule == "opening" else "safe")
+    work = _Work(layout, i, protected)
+    work.reveal(i)
+    for _ in range(tries):
+        if work.play(max_level):
+            candidate = Layout(board, work.mines)
+            if hinted and hint_cell(candidate) != at:
+                at = hint_cell(candidate)
+                i = board.index(*at)
+                work.protected = board.start_area(i, "safe")
+                work.start = i
+                work.restart()
+                continue
+            checked = _verify(candidate, at, max_level, min_level)
+            if checked is not None:
+                return candidate, at, checked[1]
+            if checked is None and _too_easy(candidate, at, min_level):
+                return None  # only a fresh layout can make the board harder
+            # The quick solve was lucky with changed numbers: replay from the start cell.
+            work.restart()
+            if work.play(max_level):
+                return None
+        try:
+            if not work.perturb(rng):
+                return None
+        except Contradiction:
+            return None
+    return None
+
+
+def _verify(
+    layout: Layout, at: tuple[int, int], max_level: int, min_level: int
+) -> tuple[bool, Grade | None] | None:
+    """Return (True, grade) when the complete solver clears the board within the level bounds."""
+    if not solve(layout, at).solved:
+        return None
+    if max_level >= 5 and min_level <= 1:
+        return True, None
+    graded = grade(layout, at)
+    if not graded.solved or not min_level <= graded.level <= max_level:
+        return None
+    return True, graded
+
+
+def _too_easy(layout: Layout, at: tuple[int, int], min_level: int) -> bool:
+    return min_level > 1 and solve(layout, at).solved and grade(layout, at).level < min_level
+
+
+def _check(
+    board: Board,
+    mines: int,
+    rule: StartRule,
+    start: tuple[int, int] | None,
+    max_level: int,
+    min_level: int,
+) -> None:
+    if rule not in ("opening", "safe"):
+        raise FormatError(f"unknown start rule {rule!r} (expected opening or safe)")
+    if not 1 <= min_level <= max_level <= 5:
+        if not 1 <= min_level <= 5 or not 1 <= max_level <= 5:
+            raise FormatError("levels go from 1 to 5")
+        raise FormatError(f"--min-level {min_level} is above --max-level {max_level}")
+    if mines < 0:
+        raise FormatError(f"the mine count {mines} is negative")
+    if start is not None:
+        area = board.start_area(board.index(*start), rule)
+        room = board.size - area.bit_count()
+        where = f" outside the {rule} start area at ({start[0]}, {start[1]})"
+    else:
+        centre = ((board.width - 1) // 2, (board.height - 1) // 2)
+        area = board.start_area(board.index(*centre), rule)
+        room = board.size - area.bit_count()
+        where = f" outside the {rule} start area" if rule == "opening" else ""
+    if mines > room:
+        raise FormatError(
+            f"{mines} mines do not fit{where} on a {board.width}x{board.height} board "
+            f"(at most {room})"
+        )
