@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from mineproof import __version__
 from mineproof.analysis import Analysis, analyze
-from mineproof.board import cell_name
+from mineproof.batch import BatchItem, BatchRequest, run_batch
+from mineproof.board import Board, cell_name
 from mineproof.errors import FormatError, MineproofError
 from mineproof.explain import (
     LANGUAGES,
@@ -25,7 +27,7 @@ from mineproof.explain import (
     level_label,
     level_name,
 )
-from mineproof.formats import load_layout, load_position, read_bytes
+from mineproof.formats import format_mbf, load_layout, load_position, read_bytes
 from mineproof.logic import deductions, grade, logic_steps
 from mineproof.render import analysis_grid, analysis_svg, percent, position_svg
 from mineproof.solve import SolveResult, solve
@@ -109,7 +111,31 @@ def _parser() -> argparse.ArgumentParser:
         cmd.add_argument("--lang", default="en", choices=LANGUAGES, help="language of the text")
         if name == "grade":
             cmd.add_argument("--json", action="store_true", help="print one JSON object")
+
+    ge = sub.add_parser(
+        "generate",
+        help="guess-free boards: cleared from the start cell by logic alone, verified",
+        description="Generate boards that a perfect logician clears from the start cell without "
+        "a single guess. Every board is verified by the complete solver before it is written.",
+    )
+    size = ge.add_mutually_exclusive_group(required=True)
+    size.add_argument("--level", choices=sorted(LEVELS), help="a standard size")
+    size.add_argument("--width", type=_count, help="board width (with --height and --mines)")
+    ge.add_argument("--height", type=_count, help="board height")
+    ge.add_argument("--mines", type=_count, help="number of mines")
+    ge.add_argument("--start", choices=["opening", "safe"], default="opening", help="start rule")
+    ge.add_argument("--at", type=_cell_xy, metavar="X,Y", help="start cell (default: see docs)")
+    ge.add_argument("--max-level", type=int, default=5, metavar="L", help="hardest level allowed")
+    ge.add_argument("--min-level", type=int, default=1, metavar="L", help="level needed at least")
+    ge.add_argument("--count", type=_count, default=1, metavar="N", help="number of boards")
+    ge.add_argument("--seed", type=_count, metavar="S", help="seed (default: a random one, shown)")
+    ge.add_argument("--jobs", type=_count, default=1, metavar="J", help="processes to use")
+    ge.add_argument("--format", choices=["text", "mbf", "json"], default="text")
+    ge.add_argument("--out", metavar="DIR", help="folder for MBF files and their manifest")
     return parser
+
+
+LEVELS = {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (30, 16, 99)}
 
 
 def _write_text(path: str, text: str) -> None:
@@ -204,6 +230,78 @@ def _grade(args: argparse.Namespace) -> str:
     return grade_text(result.solved, result.level, result.steps, args.lang)
 
 
+def _generate(args: argparse.Namespace) -> str:
+    if args.level:
+        width, height, mines = LEVELS[args.level]
+    elif args.height is None or args.mines is None:
+        raise FormatError("--width needs --height and --mines")
+    else:
+        width, height, mines = args.width, args.height, args.mines
+    if args.format == "mbf" and not args.out:
+        raise FormatError("--format mbf writes files: give the folder with --out DIR")
+    if args.count < 1:
+        raise FormatError("--count must be at least 1")
+    board = Board(width, height)
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    request = BatchRequest(board, mines, args.start, args.at, args.max_level, args.min_level, seed)
+    request.check()
+    boards = run_batch(request, args.count, args.jobs, _progress(args.count))
+    if args.format == "mbf":
+        return _write_mbf(Path(args.out), boards, seed)
+    lines = []
+    for item in boards:
+        if args.format == "json":
+            lines.append(json.dumps(item.to_json(seed)))
+        else:
+            lines.append(item.to_text(seed))
+    text = "\n".join(lines)
+    if args.out:
+        folder = Path(args.out)
+        folder.mkdir(parents=True, exist_ok=True)
+        name = "boards.jsonl" if args.format == "json" else "boards.txt"
+        _write_text(str(folder / name), text + "\n")
+        return f"wrote {len(boards)} boards to {folder / name}"
+    return text
+
+
+def _progress(total: int) -> Callable[[int], None] | None:
+    """Return a progress callback drawing a bar on standard error, or None when not a terminal."""
+    if total < 2 or not sys.stderr.isatty():
+        return None
+
+    def show(done: int) -> None:
+        filled = done * 30 // total
+        end = "\n" if done == total else ""
+        print(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total}", end=end, file=sys.stderr)
+
+    return show
+
+
+def _write_mbf(folder: Path, boards: list[BatchItem], seed: int) -> str:
+    """Write one MBF per board and the manifest, each whole or not at all."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FormatError(f"cannot create {folder}: {exc.strerror or exc}") from exc
+    manifest = []
+    for item in boards:
+        name = f"board-{item.index + 1:05d}.mbf"
+        _write_bytes(folder / name, format_mbf(item.generated.layout))
+        manifest.append(json.dumps({"file": name, **item.to_json(seed, layout=False)}))
+    _write_text(str(folder / "manifest.jsonl"), "\n".join(manifest) + "\n")
+    return f"wrote {len(boards)} boards and manifest.jsonl to {folder}"
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise FormatError(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
 def _analysis_json(analysis: Analysis) -> dict[str, Any]:
     position = analysis.position
     return {
@@ -292,6 +390,8 @@ def _run(args: argparse.Namespace) -> str:
         return _explain(args)
     if args.command == "grade":
         return _grade(args)
+    if args.command == "generate":
+        return _generate(args)
     if args.command == "analyze":
         position = load_position(read_bytes(args.file), args.mines)
         analysis = analyze(position, trust_flags=args.trust_flags)

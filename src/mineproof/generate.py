@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass
 from typing import Literal
 
-from mineproof.analysis.constraints import Clue, Contradiction, components_of, propagate
+from mineproof.analysis.constraints import Clue, components_of, propagate
 from mineproof.analysis.core import forced_by
 from mineproof.board import Board, Layout, iter_bits
 from mineproof.errors import FormatError, MineproofError
@@ -28,7 +28,7 @@ from mineproof.logic.elimination import bounds, eliminate
 from mineproof.logic.ladder import pair_bounds
 from mineproof.solve import solve
 
-__all__ = ["Generated", "GenerationError", "StartRule", "generate", "hint_cell"]
+__all__ = ["Generated", "GenerationError", "StartRule", "check_arguments", "generate", "hint_cell"]
 
 StartRule = Literal["opening", "safe"]
 
@@ -39,7 +39,8 @@ class GenerationError(MineproofError):
 
 @dataclass(frozen=True, slots=True)
 class Generated:
-    """A verified guess-free board: its layout, start cell and (when computed) its grade."""
+    """A verified guess-free board: its layout, start cell, and its grade when levels were
+    asked for (the ladder graded it then; otherwise ``None``)."""
 
     layout: Layout
     start: tuple[int, int]
@@ -236,7 +237,6 @@ def generate(
     start: tuple[int, int] | None = None,
     max_level: int = 5,
     min_level: int = 1,
-    with_grade: bool = False,
     budget: int = 200,
 ) -> Generated:
     """Return a verified guess-free board of ``mines`` mines on ``board``.
@@ -248,7 +248,7 @@ def generate(
     with the board. Raises ``FormatError`` for bad arguments and :class:`GenerationError` when
     no board was found within the budget.
     """
-    _check(board, mines, rule, start, max_level, min_level)
+    check_arguments(board, mines, rule, start, max_level, min_level)
     if start is None and rule == "opening":
         start = ((board.width - 1) // 2, (board.height - 1) // 2)
     tries_per_layout = 4 * board.size
@@ -265,8 +265,7 @@ def generate(
             layout, at, rule, start is None, max_level, min_level, rng, tries_per_layout
         )
         if found is not None:
-            board_layout, at, graded = found
-            return Generated(board_layout, at, graded if with_grade or graded else None)
+            return Generated(*found)
     raise GenerationError(
         f"no guess-free {board.width}x{board.height} board with {mines} mines found after "
         f"{budget} layouts: this density may be impossible from that start"
@@ -299,42 +298,38 @@ def _settle(
                 work.start = i
                 work.restart()
                 continue
-            checked = _verify(candidate, at, max_level, min_level)
-            if checked is not None:
-                return candidate, at, checked[1]
-            if checked is None and _too_easy(candidate, at, min_level):
+            verdict, graded = _verify(candidate, at, max_level, min_level)
+            if verdict == "ok":
+                return candidate, at, graded
+            if verdict == "too easy":
                 return None  # only a fresh layout can make the board harder
-            # The quick solve was lucky with changed numbers: replay from the start cell.
+            # The quick solve went through with numbers that changed under it, or the ladder
+            # grades higher than the quick solver: replay from the start cell.
             work.restart()
             if work.play(max_level):
                 return None
-        try:
-            if not work.perturb(rng):
-                return None
-        except Contradiction:
+        if not work.perturb(rng):
             return None
     return None
 
 
 def _verify(
     layout: Layout, at: tuple[int, int], max_level: int, min_level: int
-) -> tuple[bool, Grade | None] | None:
-    """Return (True, grade) when the complete solver clears the board within the level bounds."""
+) -> tuple[Literal["ok", "unsolved", "too easy", "too hard"], Grade | None]:
+    """Return the verdict of the complete solver (and the ladder, when levels are bounded)."""
     if not solve(layout, at).solved:
-        return None
+        return "unsolved", None
     if max_level >= 5 and min_level <= 1:
-        return True, None
+        return "ok", None
     graded = grade(layout, at)
-    if not graded.solved or not min_level <= graded.level <= max_level:
-        return None
-    return True, graded
+    if graded.level < min_level:
+        return "too easy", graded
+    if graded.level > max_level:
+        return "too hard", graded
+    return "ok", graded
 
 
-def _too_easy(layout: Layout, at: tuple[int, int], min_level: int) -> bool:
-    return min_level > 1 and solve(layout, at).solved and grade(layout, at).level < min_level
-
-
-def _check(
+def check_arguments(
     board: Board,
     mines: int,
     rule: StartRule,
@@ -342,6 +337,7 @@ def _check(
     max_level: int,
     min_level: int,
 ) -> None:
+    """Raise ``FormatError`` for arguments no board can meet: a rule, levels, too many mines."""
     if rule not in ("opening", "safe"):
         raise FormatError(f"unknown start rule {rule!r} (expected opening or safe)")
     if not 1 <= min_level <= max_level <= 5:

@@ -1,0 +1,132 @@
+"""Batches of guess-free boards, made in parallel and the same whatever the number of jobs.
+
+Board ``i`` of a batch with seed ``S`` draws from ``random.Random(f"mineproof:{S}:{i}")``, so it
+depends on nothing but its seed and index; jobs only change which process makes it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from mineproof.board import Board, cell_name
+from mineproof.formats import format_layout_text
+from mineproof.generate import Generated, StartRule, check_arguments, generate
+from mineproof.logic import Grade, grade
+
+__all__ = ["BatchItem", "BatchRequest", "board_rng", "run_batch"]
+
+
+def board_rng(seed: int, index: int) -> random.Random:
+    """Return the random generator of board ``index`` of the batch with ``seed``."""
+    return random.Random(f"mineproof:{seed}:{index}")
+
+
+@dataclass(frozen=True, slots=True)
+class BatchRequest:
+    """What every board of a batch must be: size, mines, start rule and cell, levels, seed."""
+
+    board: Board
+    mines: int
+    rule: StartRule
+    start: tuple[int, int] | None
+    max_level: int
+    min_level: int
+    seed: int
+
+    def check(self) -> None:
+        """Raise ``FormatError`` now for arguments no board can meet."""
+        check_arguments(
+            self.board, self.mines, self.rule, self.start, self.max_level, self.min_level
+        )
+
+    def make(self, index: int) -> BatchItem:
+        """Return board ``index`` of the batch, verified and graded."""
+        generated = generate(
+            self.board,
+            self.mines,
+            board_rng(self.seed, index),
+            rule=self.rule,
+            start=self.start,
+            max_level=self.max_level,
+            min_level=self.min_level,
+        )
+        graded = generated.grade or grade(generated.layout, generated.start)
+        return BatchItem(index, self.rule, generated, graded)
+
+
+@dataclass(frozen=True, slots=True)
+class BatchItem:
+    """One board of a batch: its index, start rule, the board and its grade."""
+
+    index: int
+    rule: StartRule
+    generated: Generated
+    grade: Grade
+
+    def to_json(self, seed: int, layout: bool = True) -> dict[str, Any]:
+        """Return the board as a JSON-ready object (without the layout rows if not ``layout``)."""
+        lay = self.generated.layout
+        x, y = self.generated.start
+        out: dict[str, Any] = {
+            "index": self.index,
+            "seed": seed,
+            "width": lay.board.width,
+            "height": lay.board.height,
+            "mines": lay.mine_count,
+            "rule": self.rule,
+            "start": [x, y],
+            "grade": {
+                "level": self.grade.level,
+                "steps": {str(k): v for k, v in self.grade.steps.items()},
+            },
+        }
+        if layout:
+            out["layout"] = format_layout_text(lay).splitlines()[1:]
+        return out
+
+    def to_text(self, seed: int) -> str:
+        """Return the board for people: a header line, then the layout text."""
+        x, y = self.generated.start
+        return (
+            f"# board {self.index + 1} (seed {seed}): {self.rule} start at ({x}, {y}) "
+            f"[{cell_name(x, y)}], hardest technique level {self.grade.level}\n"
+            + format_layout_text(self.generated.layout)
+        )
+
+
+def run_batch(
+    request: BatchRequest,
+    count: int,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+    executor: Executor | None = None,
+) -> list[BatchItem]:
+    """Return ``count`` boards of ``request`` in index order, made by ``jobs`` processes.
+
+    An ``executor`` given (a Dask client's ``get_executor()``, say) is used instead of a local
+    process pool. ``progress`` is called with the number of boards done after each one.
+    """
+    indices = range(count)
+    if executor is None and jobs <= 1:
+        items = []
+        for i in indices:
+            items.append(request.make(i))
+            if progress:
+                progress(len(items))
+        return items
+    own = executor is None
+    pool = executor if executor is not None else ProcessPoolExecutor(max_workers=jobs)
+    try:
+        items = []
+        for item in pool.map(request.make, indices):
+            items.append(item)
+            if progress:
+                progress(len(items))
+        return items
+    finally:
+        if own:
+            pool.shutdown()
