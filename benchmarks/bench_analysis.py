@@ -1,6 +1,7 @@
 """Time mineproof's exact analysis side by side with ms-toollib's ``cal_probability_onboard``.
 
 Both run in this process through their Python APIs (no process start-up), on the same positions,
+mineproof with its cache of component counts cleared before every timed call,
 interleaved position by position so that machine noise hits both alike. Each position is timed
 ``--repeat`` times per side and its fastest run kept; the script prints per side the median, p90
 and maximum over positions, the ratio of the medians, and the median of the per-position ratios.
@@ -23,6 +24,7 @@ from pathlib import Path
 import ms_toollib
 
 from mineproof import Position, analyze
+from mineproof.analysis import clear_cache
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "positions"
 
@@ -38,6 +40,7 @@ def _grid(position: Position) -> list[list[int]]:
 def _best(fn: Callable[[], object], repeat: int) -> float:
     best = float("inf")
     for _ in range(repeat):
+        clear_cache()  # every run starts cold: no component count remembered from the last
         t = time.perf_counter()
         fn()
         best = min(best, time.perf_counter() - t)

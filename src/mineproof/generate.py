@@ -19,14 +19,10 @@ import random
 from dataclasses import dataclass
 from typing import Literal
 
-from mineproof.analysis.constraints import Clue, components_of, propagate
-from mineproof.analysis.core import forced_by
 from mineproof.board import Board, Layout, iter_bits
+from mineproof.engine import Engine
 from mineproof.errors import FormatError, MineproofError
 from mineproof.logic import Grade, grade
-from mineproof.logic.elimination import bounds, eliminate
-from mineproof.logic.ladder import pair_bounds
-from mineproof.solve import solve
 
 __all__ = ["Generated", "GenerationError", "StartRule", "check_arguments", "generate", "hint_cell"]
 
@@ -64,140 +60,40 @@ def hint_cell(layout: Layout) -> tuple[int, int]:
     return board.xy(best[2])
 
 
-class _Work:
-    """A layout being played: opened cells, proven mines, numbers kept up to date."""
+def _perturb(engine: Engine, rng: random.Random, classes: dict[int, int]) -> bool:
+    """Toggle a covered frontier cell and compensate in the interior; False if impossible.
 
-    def __init__(self, layout: Layout, start: int, protected: int) -> None:
-        self.board = layout.board
-        self.start = start
-        self.lists = self.board.neighbour_lists()
-        self.masks = self.board.neighbour_masks()
-        self.full = self.board.full_mask
-        self.total = layout.mine_count
-        self.mines = layout.mines
-        self.numbers = list(layout.numbers())
-        self.protected = protected
-        self.opened = 0
-        self.known = 0
-        self.classes = _classes(self.board)
-
-    def reveal(self, i: int) -> None:
-        """Open cell ``i`` (never a mine) and flood through zeros."""
-        todo = [i]
-        numbers = self.numbers
-        while todo:
-            c = todo.pop()
-            bit = 1 << c
-            if self.opened & bit:
-                continue
-            self.opened |= bit
-            if numbers[c] == 0:
-                todo.extend(n for n in self.lists[c] if not self.opened >> n & 1)
-
-    def toggle(self, i: int) -> None:
-        """Put a mine on cell ``i`` or take it away, keeping the numbers right."""
-        bit = 1 << i
-        step = -1 if self.mines & bit else 1
-        self.mines ^= bit
-        numbers = self.numbers
-        for n in self.lists[i]:
-            if numbers[n] >= 0:
-                numbers[n] += step
-        numbers[i] = -1 if step > 0 else sum(self.mines >> n & 1 for n in self.lists[i])
-
-    def clues(self) -> tuple[int, list[Clue]]:
-        """Return the unknown cells and the clues of the opened numbers that touch them."""
-        unknown = self.full & ~self.opened & ~self.known
-        border = self.board.dilate(unknown) & self.opened
-        known = self.known
-        out = []
-        for i in iter_bits(border):
-            near = self.masks[i]
-            out.append(Clue(i, near & unknown, self.numbers[i] - (near & known).bit_count()))
-        return unknown, out
-
-    def cleared(self) -> bool:
-        return self.opened | self.mines == self.full
-
-    def step(self, max_level: int) -> bool:
-        """Make the deductions of the lowest level that makes progress, up to ``max_level``.
-
-        Returns whether anything was opened or proven.
-        """
-        unknown, clues = self.clues()
-        left = self.total - self.known.bit_count()
-        safe, mine, rest = propagate(clues)
-        if not (safe | mine):
-            if left == 0:
-                safe = unknown
-            elif left == unknown.bit_count():
-                mine = unknown
-        if not (safe | mine) and max_level >= 2:
-            safe, mine = _pairs(rest)
-        if not (safe | mine) and max_level >= 3:
-            for comp in components_of(rest):
-                for row in eliminate(comp.clues):
-                    s, m = bounds(row)
-                    safe |= s
-                    mine |= m
-        if not (safe | mine) and max_level >= 4:
-            safe, mine = forced_by(rest, unknown)
-        if not (safe | mine) and max_level >= 5:
-            safe, mine = forced_by(rest, unknown, left)
-        if not (safe | mine):
-            return False
-        self.known |= mine
-        for i in iter_bits(safe):
-            self.reveal(i)
-        return True
-
-    def play(self, max_level: int) -> bool:
-        """Solve as far as the techniques up to ``max_level`` go; return whether cleared."""
-        while not self.cleared():
-            if not self.step(max_level):
-                return False
-        return True
-
-    def perturb(self, rng: random.Random) -> bool:
-        """Toggle a covered frontier cell and compensate in the interior; False if impossible.
-
-        The compensating cell has as many neighbours as the toggled one (both corners, both
-        on an edge, or both inside), so every move keeps the number of mines in corners, on
-        edges and inside: the uniform layout's spread survives the search for a solvable one.
-        """
-        covered = self.full & ~self.opened & ~self.protected
-        near = self.board.dilate(self.opened) & covered
-        # Usually the undecided frontier; behind a wall of proven mines, the wall itself.
-        frontier = near & ~self.known or near
-        cells = iter_bits(frontier)
-        if not cells:
-            return False
-        interior = covered & ~frontier & ~self.known
-        picks = rng.sample(cells, min(len(cells), 16))
-        # Partners: the same class in the interior, else the same class anywhere covered, else
-        # the same class anywhere outside the start area (an opened cell: the solve restarts).
-        # Never another class: that would move mines between corners, edges and inside.
-        anywhere = self.full & ~self.protected
-        for pool in (interior, covered, anywhere):
-            for c in picks:
-                opposite = pool & ~(1 << c) & (~self.mines if self.mines >> c & 1 else self.mines)
-                partners = iter_bits(opposite & self.classes[len(self.lists[c])])
-                if partners:
-                    partner = rng.choice(partners)
-                    self.toggle(c)
-                    self.toggle(partner)
-                    # Proven mines beside a changed number may no longer be proven: prove again.
-                    self.known = 0
-                    if self.opened >> partner & 1:
-                        self.restart()
-                    return True
+    The compensating cell has as many neighbours as the toggled one (both corners, both
+    on an edge, or both inside), so every move keeps the number of mines in corners, on
+    edges and inside: the uniform layout's spread survives the search for a solvable one.
+    """
+    covered = engine.full & ~engine.opened & ~engine.protected
+    near = engine.board.dilate(engine.opened) & covered
+    # Usually the undecided frontier; behind a wall of proven mines, the wall itself.
+    frontier = near & ~engine.known or near
+    cells = iter_bits(frontier)
+    if not cells:
         return False
-
-    def restart(self) -> None:
-        """Forget the progress and open the start area again."""
-        self.opened = 0
-        self.known = 0
-        self.reveal(self.start)
+    interior = covered & ~frontier & ~engine.known
+    picks = rng.sample(cells, min(len(cells), 16))
+    # Partners: the same class in the interior, else the same class anywhere covered, else
+    # the same class anywhere outside the start area (an opened cell: the solve restarts).
+    # Never another class: that would move mines between corners, edges and inside.
+    anywhere = engine.full & ~engine.protected
+    for pool in (interior, covered, anywhere):
+        for c in picks:
+            opposite = pool & ~(1 << c) & (~engine.mines if engine.mines >> c & 1 else engine.mines)
+            partners = iter_bits(opposite & classes[len(engine.lists[c])])
+            if partners:
+                partner = rng.choice(partners)
+                engine.toggle(c)
+                engine.toggle(partner)
+                # Proven mines beside a changed number may no longer be proven: prove again.
+                engine.forget_near(1 << c | 1 << partner)
+                if engine.opened >> partner & 1:
+                    engine.restart()
+                return True
+    return False
 
 
 def _classes(board: Board) -> dict[int, int]:
@@ -206,26 +102,6 @@ def _classes(board: Board) -> dict[int, int]:
     for i, near in enumerate(board.neighbour_lists()):
         out[len(near)] = out.get(len(near), 0) | 1 << i
     return out
-
-
-def _pairs(clues: list[Clue]) -> tuple[int, int]:
-    """Return every cell two overlapping clues force together."""
-    safe = 0
-    mine = 0
-    by_cell: dict[int, list[Clue]] = {}
-    for clue in clues:
-        for i in iter_bits(clue.mask):
-            by_cell.setdefault(i, []).append(clue)
-    seen: set[tuple[int, int]] = set()
-    for group in by_cell.values():
-        for a in group:
-            for b in group:
-                if a.cell < b.cell and (a.cell, b.cell) not in seen:
-                    seen.add((a.cell, b.cell))
-                    s, m = pair_bounds(a, b)
-                    safe |= s
-                    mine |= m
-    return safe, mine
 
 
 def generate(
@@ -286,7 +162,8 @@ def _settle(
     board = layout.board
     i = board.index(*at)
     protected = board.start_area(i, "opening" if rule == "opening" else "safe")
-    work = _Work(layout, i, protected)
+    work = Engine(layout, i, protected)
+    classes = _classes(board)
     work.reveal(i)
     for _ in range(tries):
         if work.play(max_level):
@@ -298,7 +175,7 @@ def _settle(
                 work.start = i
                 work.restart()
                 continue
-            verdict, graded = _verify(candidate, at, max_level, min_level)
+            verdict, graded = _verify(candidate, at, max_level, min_level, work.clean)
             if verdict == "ok":
                 return candidate, at, graded
             if verdict == "too easy":
@@ -308,17 +185,25 @@ def _settle(
             work.restart()
             if work.play(max_level):
                 return None
-        if not work.perturb(rng):
+        if not _perturb(work, rng, classes):
             return None
     return None
 
 
 def _verify(
-    layout: Layout, at: tuple[int, int], max_level: int, min_level: int
+    layout: Layout, at: tuple[int, int], max_level: int, min_level: int, replayed: bool
 ) -> tuple[Literal["ok", "unsolved", "too easy", "too hard"], Grade | None]:
-    """Return the verdict of the complete solver (and the ladder, when levels are bounded)."""
-    if not solve(layout, at).solved:
-        return "unsolved", None
+    """Return the verdict of the complete solver (and the ladder, when levels are bounded).
+
+    ``replayed`` says the board was just solved from the start cell without any change (by
+    the complete engine when ``max_level`` is 5): that solve is the verification.
+    """
+    if not (replayed and max_level >= 5):
+        i = layout.board.index(*at)
+        fresh = Engine(layout, i)
+        fresh.reveal(i)
+        if not fresh.play(5):
+            return "unsolved", None
     if max_level >= 5 and min_level <= 1:
         return "ok", None
     graded = grade(layout, at)

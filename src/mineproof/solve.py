@@ -3,18 +3,17 @@
 The solver plays as a perfect logician who knows the mine total: it opens every cell that is
 safe in every arrangement and flags every cell that is a mine in every arrangement, again and
 again, until the board is cleared or nothing is forced. Cheap one-clue propagation runs first;
-the exact analysis runs only when propagation is stuck, so the solve is complete and still fast.
+the exact count with the mine total runs only when propagation is stuck, so the solve is complete
+and still fast (see :mod:`mineproof.engine`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mineproof.analysis import analyze
-from mineproof.analysis.constraints import constraints_of, propagate
-from mineproof.board import Layout, cell_name, iter_bits
+from mineproof.board import Layout, cell_name
+from mineproof.engine import Engine
 from mineproof.errors import IllegalMoveError
-from mineproof.game import Game
 from mineproof.position import Position
 
 __all__ = ["SolveResult", "solve"]
@@ -50,23 +49,10 @@ def solve(layout: Layout, start: tuple[int, int]) -> SolveResult:
             f"the start cell ({start[0]}, {start[1]}) [{cell_name(*start)}] is a mine",
             cell=start,
         )
-    game = Game(layout)
-    game.reveal(*start)
-    steps = 0
-    while game.state == "playing":
-        position = game.position()
-        safe, mine, _ = propagate(constraints_of(position, trust_flags=True).clues)
-        if not safe:
-            analysis = analyze(position, trust_flags=True)
-            safe, mine = analysis.safe_mask, analysis.mine_mask
-        for cell in iter_bits(mine):
-            game.flag(*board.xy(cell))
-        if not safe:
-            break
-        steps += 1
-        for cell in iter_bits(safe):
-            if not game.opened_mask >> cell & 1:
-                game.reveal(*board.xy(cell))
+    engine = Engine(layout, i)
+    engine.reveal(i)
+    solved = engine.play(5)
     safe_cells = board.size - layout.mine_count
-    revealed = game.opened_mask.bit_count()
-    return SolveResult(start, revealed == safe_cells, revealed, safe_cells, steps, game.position())
+    return SolveResult(
+        start, solved, engine.opened.bit_count(), safe_cells, engine.rounds, engine.position()
+    )

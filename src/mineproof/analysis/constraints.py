@@ -22,6 +22,7 @@ __all__ = [
     "boxes_of",
     "components_of",
     "constraints_of",
+    "new_clue",
     "propagate",
 ]
 
@@ -38,7 +39,7 @@ class Clue(NamedTuple):
 
 
 # Building a NamedTuple through tuple.__new__ skips its Python-level __new__: hundreds per position.
-_clue = tuple.__new__
+new_clue = tuple.__new__
 
 
 class Contradiction(Exception):
@@ -102,7 +103,7 @@ def constraints_of(position: Position, trust_flags: bool = False) -> Constraints
             continue
         if not 0 <= count <= mask.bit_count():
             raise Contradiction((i,))
-        clues.append(_clue(Clue, (i, mask, count)))
+        clues.append(new_clue(Clue, (i, mask, count)))
     return Constraints(unknown, mines, clues)
 
 
@@ -131,7 +132,7 @@ def propagate(clues: list[Clue]) -> tuple[int, int, list[Clue]]:
                     if count:
                         raise Contradiction((cell,))
                     continue
-                clue = _clue(Clue, (cell, mask, count))
+                clue = new_clue(Clue, (cell, mask, count))
             size = mask.bit_count()
             if count <= 0 or count >= size:
                 if count == 0:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 from typing import Literal
 
@@ -25,7 +26,7 @@ from mineproof.analysis.counting import ComponentCount
 from mineproof.board import iter_bits
 from mineproof.position import Position
 
-__all__ = ["Analysis", "FlagStatus", "analyze", "forced_by"]
+__all__ = ["Analysis", "FlagStatus", "analyze", "clear_cache", "forced_by"]
 
 FlagStatus = Literal["proven", "unproven", "wrong", "trusted"]
 
@@ -157,6 +158,27 @@ def analyze(position: Position, trust_flags: bool = False) -> Analysis:
         raise conflict_error(position, trust_flags) from None
 
 
+@lru_cache(maxsize=4096)
+def _count(
+    sizes: tuple[int, ...],
+    clue_boxes: tuple[tuple[int, ...], ...],
+    counts: tuple[int, ...],
+    cap: int,
+) -> ComponentCount:
+    """Return the count of a component, remembered by its structure alone.
+
+    The count depends only on the box sizes, which boxes each clue sees and the clues' mines,
+    not on where the cells are: consecutive positions of one game (or of the generator's search)
+    keep most components unchanged, and equal structures recur across positions.
+    """
+    return ComponentCount(list(sizes), [list(b) for b in clue_boxes], list(counts), cap)
+
+
+def clear_cache() -> None:
+    """Forget the remembered component counts (for cold-start measurements)."""
+    _count.cache_clear()
+
+
 def _component_counts(clues: list[Clue], cap: int) -> list[tuple[list[int], ComponentCount]]:
     """Return (boxes, counts) for every component of ``clues``, mines counted up to ``cap``.
 
@@ -166,12 +188,12 @@ def _component_counts(clues: list[Clue], cap: int) -> list[tuple[list[int], Comp
     for comp in components_of(clues):
         boxes = boxes_of(comp)
         index = {box: b for b, box in enumerate(boxes)}
-        clue_boxes = [[index[box] for box in boxes if box & clue.mask] for clue in comp.clues]
-        cc = ComponentCount(
-            [box.bit_count() for box in boxes],
-            clue_boxes,
-            [clue.mines for clue in comp.clues],
-            cap,
+        sizes = tuple(box.bit_count() for box in boxes)
+        cc = _count(
+            sizes,
+            tuple(tuple(index[box] for box in boxes if box & clue.mask) for clue in comp.clues),
+            tuple(clue.mines for clue in comp.clues),
+            min(cap, sum(sizes)),
         )
         if not any(cc.weights):
             raise Contradiction(tuple(clue.cell for clue in comp.clues))
@@ -266,22 +288,35 @@ def forced_by(clues: list[Clue], unknown: int, mines: int | None = None) -> tupl
     :class:`Contradiction` when the clues (with the total) cannot all hold.
     """
     safe, mine, rest = propagate(clues)
-    if mines is None:
-        for boxes, cc in _component_counts(rest, unknown.bit_count()):
-            total = sum(cc.weights)
-            for box, expected in zip(boxes, cc.box_mines([1] * len(cc.weights)), strict=True):
-                if expected == 0:
-                    safe |= box
-                elif expected == total * box.bit_count():
-                    mine |= box
-        return safe, mine
-    left = mines - mine.bit_count()
+    left = unknown.bit_count() if mines is None else mines - mine.bit_count()
     if left < 0:
         raise Contradiction(())
+    comps = _component_counts(rest, left)
     frontier = 0
-    for clue in rest:
-        frontier |= clue.mask
+    fewest = most = 0
+    for boxes, cc in comps:
+        fewest += cc.fewest
+        most += cc.most
+        for box in boxes:
+            frontier |= box
     outside = unknown & ~(frontier | safe | mine)
+    u = outside.bit_count()
+    if mines is None or (most <= left and left - fewest <= u):
+        # The total excludes no combination of the components' mine counts: each component
+        # forces what its clues alone force (remembered with its count).
+        for boxes, cc in comps:
+            empty, full = cc.forced_boxes()
+            for box, e, f in zip(boxes, empty, full, strict=True):
+                if e:
+                    safe |= box
+                elif f:
+                    mine |= box
+        if mines is not None and outside and fewest == most:
+            if most == left:
+                safe |= outside
+            elif left - most == u:
+                mine |= outside
+        return safe, mine
     total, per_outside, counted = _combine(rest, outside, left)
     if outside and per_outside == 0:
         safe |= outside

@@ -96,6 +96,10 @@ class ComponentCount:
                 box_clues[b].append(c)
         self.order = _order(sizes, box_clues, clue_boxes)
         self._forward(box_clues, clue_boxes, counts, max_mines)
+        self._forced: tuple[tuple[bool, ...], tuple[bool, ...]] | None = None
+        support = [k for k, w in enumerate(self.weights) if w]
+        self.fewest = support[0] if support else 0
+        self.most = support[-1] if support else 0
 
     def _forward(
         self,
@@ -167,6 +171,20 @@ class ComponentCount:
         if final is not None:
             lo, coeffs = final
             self.weights = [0] * lo + coeffs
+
+    def forced_boxes(self) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+        """Return per box whether it is empty, and whether it is full, in every arrangement.
+
+        Computed once and kept: the clues of this component alone force these boxes.
+        """
+        if self._forced is None:
+            total = sum(self.weights)
+            expected = self.box_mines([1] * len(self.weights))
+            self._forced = (
+                tuple(e == 0 for e in expected),
+                tuple(e == total * size for e, size in zip(expected, self.sizes, strict=True)),
+            )
+        return self._forced
 
     def box_mines(self, w: list[int]) -> list[int]:
         """Return per box the weighted number of mines it holds over all arrangements.
