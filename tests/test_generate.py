@@ -148,3 +148,24 @@ def test_cli_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], need
     status, out, err = run(capsys, "generate", *argv)
     assert status == 1 and out == ""
     assert err.startswith("mineproof: error: ") and err.count("\n") == 1 and needle in err
+
+
+def test_pre_revealed_start_is_consistent_and_gentler() -> None:
+    request = BatchRequest(Board(16, 16), 40, "opening", None, 5, 1, seed=11, reveal=3)
+    (item,) = run_batch(request, 1)
+    assert item.revealed is not None
+    layout = item.generated.layout
+    numbers = layout.numbers()
+    opened = [i for i, code in enumerate(item.revealed.cells) if code >= 0]
+    for i, code in enumerate(item.revealed.cells):
+        if code >= 0:
+            assert numbers[i] == code
+        elif code == -2:
+            assert layout.is_mine(i)
+    plain = BatchRequest(Board(16, 16), 40, "opening", None, 5, 1, seed=11)
+    (first,) = run_batch(plain, 1)
+    assert first.generated.layout == layout  # the same board, only shown further along
+    start_only = solve(layout, item.generated.start)
+    assert len(opened) > 0 and start_only.solved
+    data = item.to_json(11)
+    assert data["position"] == item.revealed.text() and len(data["revealed"]) == len(opened)

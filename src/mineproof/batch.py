@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from mineproof.board import Board, cell_name
+from mineproof.engine import Engine
 from mineproof.formats import format_layout_text
 from mineproof.generate import Generated, StartRule, check_arguments, generate
 from mineproof.logic import Grade, grade
+from mineproof.position import Position
 
-__all__ = ["BatchItem", "BatchRequest", "board_rng", "run_batch"]
+__all__ = ["BatchItem", "BatchRequest", "board_rng", "pre_revealed", "run_batch"]
 
 
 def board_rng(seed: int, index: int) -> random.Random:
@@ -36,6 +38,7 @@ class BatchRequest:
     max_level: int
     min_level: int
     seed: int
+    reveal: int = 0
 
     def check(self) -> None:
         """Raise ``FormatError`` now for arguments no board can meet."""
@@ -55,7 +58,8 @@ class BatchRequest:
             min_level=self.min_level,
         )
         graded = generated.grade or grade(generated.layout, generated.start)
-        return BatchItem(index, self.rule, generated, graded)
+        shown = pre_revealed(generated, self.reveal) if self.reveal else None
+        return BatchItem(index, self.rule, generated, graded, shown)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +70,7 @@ class BatchItem:
     rule: StartRule
     generated: Generated
     grade: Grade
+    revealed: Position | None = None
 
     def to_json(self, seed: int, layout: bool = True) -> dict[str, Any]:
         """Return the board as a JSON-ready object (without the layout rows if not ``layout``)."""
@@ -84,6 +89,11 @@ class BatchItem:
                 "steps": {str(k): v for k, v in self.grade.steps.items()},
             },
         }
+        if self.revealed is not None:
+            out["revealed"] = [
+                list(lay.board.xy(i)) for i, code in enumerate(self.revealed.cells) if code >= 0
+            ]
+            out["position"] = self.revealed.text()
         if layout:
             out["layout"] = format_layout_text(lay).splitlines()[1:]
         return out
@@ -91,11 +101,31 @@ class BatchItem:
     def to_text(self, seed: int) -> str:
         """Return the board for people: a header line, then the layout text."""
         x, y = self.generated.start
-        return (
+        text = (
             f"# board {self.index + 1} (seed {seed}): {self.rule} start at ({x}, {y}) "
             f"[{cell_name(x, y)}], hardest technique level {self.grade.level}\n"
             + format_layout_text(self.generated.layout)
         )
+        if self.revealed is not None:
+            text += (
+                "\n# the board as the player gets it, first moves made:\n" + self.revealed.text()
+            )
+        return text
+
+
+def pre_revealed(generated: Generated, rounds: int) -> Position:
+    """Return the player's view after the start click and ``rounds`` rounds of forced moves.
+
+    A gentler start: the first forced moves are already made (proven mines flagged).
+    """
+    layout = generated.layout
+    i = layout.board.index(*generated.start)
+    engine = Engine(layout, i)
+    engine.reveal(i)
+    for _ in range(rounds):
+        if engine.cleared() or not engine.step(5):
+            break
+    return engine.position()
 
 
 def run_batch(

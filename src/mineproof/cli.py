@@ -127,6 +127,9 @@ def _parser() -> argparse.ArgumentParser:
     ge.add_argument("--at", type=_cell_xy, metavar="X,Y", help="start cell (default: see docs)")
     ge.add_argument("--max-level", type=int, default=5, metavar="L", help="hardest level allowed")
     ge.add_argument("--min-level", type=int, default=1, metavar="L", help="level needed at least")
+    ge.add_argument(
+        "--reveal", type=_count, default=0, metavar="N", help="make the first N rounds of moves"
+    )
     ge.add_argument("--count", type=_count, default=1, metavar="N", help="number of boards")
     ge.add_argument("--seed", type=_count, metavar="S", help="seed (default: a random one, shown)")
     ge.add_argument("--jobs", type=_count, default=1, metavar="J", help="processes to use")
@@ -243,7 +246,9 @@ def _generate(args: argparse.Namespace) -> str:
         raise FormatError("--count must be at least 1")
     board = Board(width, height)
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
-    request = BatchRequest(board, mines, args.start, args.at, args.max_level, args.min_level, seed)
+    request = BatchRequest(
+        board, mines, args.start, args.at, args.max_level, args.min_level, seed, args.reveal
+    )
     request.check()
     boards = run_batch(request, args.count, args.jobs, _progress(args.count))
     if args.format == "mbf":
