@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal, overload
 
-from mineproof.errors import FormatError
+from mineproof.errors import FormatError, IllegalMoveError
 
 __all__ = [
     "MAX_SIDE",
@@ -247,6 +247,19 @@ class Layout:
                 )
             )
         return self._numbers[0]
+
+    def start_index(self, start: tuple[int, int]) -> int:
+        """Return the cell index of a start cell, which must be on the board and mine-free.
+
+        Raises ``FormatError`` outside the board and ``IllegalMoveError`` on a mine.
+        """
+        i = self.board.index(*start)
+        if self.is_mine(i):
+            x, y = start
+            raise IllegalMoveError(
+                f"the start cell ({x}, {y}) [{cell_name(x, y)}] is a mine", cell=start
+            )
+        return i
 
     @classmethod
     def from_cells(cls, board: Board, cells: list[tuple[int, int]]) -> Layout:

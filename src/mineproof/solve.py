@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mineproof.board import Layout, cell_name
+from mineproof.board import Layout
 from mineproof.engine import Engine
-from mineproof.errors import IllegalMoveError
 from mineproof.position import Position
 
 __all__ = ["SolveResult", "solve"]
@@ -43,12 +42,7 @@ def solve(layout: Layout, start: tuple[int, int]) -> SolveResult:
     :class:`~mineproof.errors.IllegalMoveError` when it holds a mine.
     """
     board = layout.board
-    i = board.index(*start)
-    if layout.is_mine(i):
-        raise IllegalMoveError(
-            f"the start cell ({start[0]}, {start[1]}) [{cell_name(*start)}] is a mine",
-            cell=start,
-        )
+    i = layout.start_index(start)
     engine = Engine(layout, i)
     engine.reveal(i)
     solved = engine.play(5)

@@ -6,8 +6,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from mineproof.board import Layout, cell_name, iter_bits
-from mineproof.errors import IllegalMoveError
+from mineproof.board import Layout, iter_bits
 from mineproof.game import Game
 from mineproof.logic.deduction import Deduction
 from mineproof.logic.ladder import deductions
@@ -40,12 +39,7 @@ class Grade:
 
 
 def _start(layout: Layout, start: tuple[int, int]) -> Game:
-    i = layout.board.index(*start)
-    if layout.is_mine(i):
-        raise IllegalMoveError(
-            f"the start cell ({start[0]}, {start[1]}) [{cell_name(*start)}] is a mine",
-            cell=start,
-        )
+    layout.start_index(start)
     game = Game(layout)
     game.reveal(*start)
     return game
