@@ -28,7 +28,9 @@ from mineproof.explain import (
     level_name,
 )
 from mineproof.formats import format_mbf, load_layout, load_position, read_bytes
+from mineproof.generate import check_arguments
 from mineproof.logic import deductions, grade, logic_steps
+from mineproof.play import BenchRequest, run_bench
 from mineproof.render import analysis_grid, analysis_svg, percent, position_svg
 from mineproof.solve import SolveResult, solve
 
@@ -135,6 +137,25 @@ def _parser() -> argparse.ArgumentParser:
     ge.add_argument("--jobs", type=_count, default=1, metavar="J", help="processes to use")
     ge.add_argument("--format", choices=["text", "mbf", "json"], default="text")
     ge.add_argument("--out", metavar="DIR", help="folder for MBF files and their manifest")
+
+    be = sub.add_parser(
+        "bench",
+        help="play many games and report the win rate",
+        description="Play many games with a strategy and report games, wins, the win rate with "
+        "its 95 %% interval, guesses per game and speed. The result for a seed is the same "
+        "whatever --jobs.",
+    )
+    bsize = be.add_mutually_exclusive_group(required=True)
+    bsize.add_argument("--level", choices=sorted(LEVELS), help="a standard size")
+    bsize.add_argument("--width", type=_count, help="board width (with --height and --mines)")
+    be.add_argument("--height", type=_count, help="board height")
+    be.add_argument("--mines", type=_count, help="number of mines")
+    be.add_argument("--rules", choices=["classic", "modern"], default="classic")
+    be.add_argument("--strategy", choices=["logic", "safest", "best"], default="best")
+    be.add_argument("--games", type=_count, default=1000, metavar="N")
+    be.add_argument("--seed", type=_count, default=0, metavar="S")
+    be.add_argument("--jobs", type=_count, default=1, metavar="J")
+    be.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
@@ -233,13 +254,59 @@ def _grade(args: argparse.Namespace) -> str:
     return grade_text(result.solved, result.level, result.steps, args.lang)
 
 
-def _generate(args: argparse.Namespace) -> str:
+def _size(args: argparse.Namespace) -> tuple[int, int, int]:
+    """Return (width, height, mines) from --level or --width/--height/--mines."""
     if args.level:
-        width, height, mines = LEVELS[args.level]
-    elif args.height is None or args.mines is None:
+        return LEVELS[args.level]
+    if args.height is None or args.mines is None:
         raise FormatError("--width needs --height and --mines")
-    else:
-        width, height, mines = args.width, args.height, args.mines
+    return args.width, args.height, args.mines
+
+
+def _bench(args: argparse.Namespace) -> str:
+    width, height, mines = _size(args)
+    if args.games < 1:
+        raise FormatError("--games must be at least 1")
+    board = Board(width, height)
+    check_arguments(board, mines, "opening" if args.rules == "modern" else "safe", None, 5, 1)
+    request = BenchRequest(board, mines, args.rules, args.strategy, args.seed)
+    summary = run_bench(request, args.games, args.jobs, _bench_progress(args.games))
+    data = summary.to_json()
+    if args.json:
+        return json.dumps(data)
+    low, high = summary.ci95
+    lines = [
+        f"{width}x{height}/{mines}, {args.rules} rules, strategy {args.strategy}, seed {args.seed}",
+        f"games {summary.games}, wins {summary.wins}, win rate {summary.win_rate:.1%} "
+        f"(95 % interval {low:.1%} to {high:.1%})",
+        f"guesses per game {data['guesses_per_game']:.2f}; {data['games_per_second']:.1f} games "
+        f"per second, {data['games_per_cpu_second']:.1f} per CPU-second",
+    ]
+    if summary.stuck:
+        lines.insert(2, f"stuck (a guess was needed) {summary.stuck}, lost {summary.losses}")
+    return "\n".join(lines)
+
+
+def _bench_progress(total: int) -> Callable[[int, int], None] | None:
+    """Return a progress bar with the running win rate, or None when not on a terminal."""
+    if total < 2 or not sys.stderr.isatty():
+        return None
+
+    def show(done: int, wins: int) -> None:
+        filled = done * 30 // total
+        end = "\n" if done == total else ""
+        rate = wins / done if done else 0.0
+        print(
+            f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} won {rate:.1%}",
+            end=end,
+            file=sys.stderr,
+        )
+
+    return show
+
+
+def _generate(args: argparse.Namespace) -> str:
+    width, height, mines = _size(args)
     if args.format == "mbf" and not args.out:
         raise FormatError("--format mbf writes files: give the folder with --out DIR")
     if args.count < 1:
@@ -397,6 +464,8 @@ def _run(args: argparse.Namespace) -> str:
         return _grade(args)
     if args.command == "generate":
         return _generate(args)
+    if args.command == "bench":
+        return _bench(args)
     if args.command == "analyze":
         position = load_position(read_bytes(args.file), args.mines)
         analysis = analyze(position, trust_flags=args.trust_flags)

@@ -1,0 +1,17 @@
+"""Playing games when guesses cannot be avoided, and benchmarks of many games in parallel."""
+
+from mineproof.play.bench import BenchRequest, BenchSummary, run_bench, wilson
+from mineproof.play.player import RULES, GameResult, Outcome, Rules, Strategy, play_game
+
+__all__ = [
+    "RULES",
+    "BenchRequest",
+    "BenchSummary",
+    "GameResult",
+    "Outcome",
+    "Rules",
+    "Strategy",
+    "play_game",
+    "run_bench",
+    "wilson",
+]

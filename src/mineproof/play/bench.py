@@ -1,0 +1,141 @@
+"""Many games in parallel: win rate with its 95 % interval, guesses, speed.
+
+Game ``i`` of a benchmark with seed ``S`` draws from ``random.Random(f"mineproof-bench:{S}:{i}")``,
+so the result for a seed is the same whatever the number of jobs; any
+``concurrent.futures.Executor`` can run the games (local processes by default).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from mineproof.board import Board
+from mineproof.play.player import GameResult, Rules, Strategy, play_game
+
+__all__ = ["BenchRequest", "BenchSummary", "run_bench", "wilson"]
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """Return the Wilson score interval of a win rate (95 % by default).
+
+    >>> [round(x, 3) for x in wilson(50, 100)]
+    [0.404, 0.596]
+    """
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    denom = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denom
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True, slots=True)
+class BenchRequest:
+    """The games of a benchmark: board, mines, rules, strategy and seed."""
+
+    board: Board
+    mines: int
+    rules: Rules
+    strategy: Strategy
+    seed: int
+
+    def play(self, index: int) -> tuple[GameResult, float]:
+        """Return game ``index`` and the CPU seconds it took."""
+        rng = random.Random(f"mineproof-bench:{self.seed}:{index}")
+        t = time.process_time()
+        result = play_game(self.board, self.mines, rng, self.rules, self.strategy)
+        return result, time.process_time() - t
+
+    def play_many(self, indices: range) -> list[tuple[GameResult, float]]:
+        """Return the games of ``indices`` (a chunk, to keep process overhead small)."""
+        return [self.play(i) for i in indices]
+
+
+@dataclass(frozen=True, slots=True)
+class BenchSummary:
+    """The outcome of a benchmark."""
+
+    games: int
+    wins: int
+    losses: int
+    stuck: int
+    guesses: int
+    seconds: float
+    cpu_seconds: float
+
+    @property
+    def win_rate(self) -> float:
+        """Return the share of games won."""
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """Return the 95 % Wilson interval of the win rate."""
+        return wilson(self.wins, self.games)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the summary as a JSON-ready object."""
+        low, high = self.ci95
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "losses": self.losses,
+            "stuck": self.stuck,
+            "win_rate": self.win_rate,
+            "ci95": [low, high],
+            "guesses_per_game": self.guesses / self.games if self.games else 0.0,
+            "games_per_second": self.games / self.seconds if self.seconds else 0.0,
+            "games_per_cpu_second": self.games / self.cpu_seconds if self.cpu_seconds else 0.0,
+        }
+
+
+def run_bench(
+    request: BenchRequest,
+    games: int,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    executor: Executor | None = None,
+) -> BenchSummary:
+    """Play ``games`` games of ``request``; ``progress(done, wins)`` is called along the way."""
+    start = time.perf_counter()
+    size = max(1, min(50, games // (max(jobs, 1) * 20)))
+    chunks = [range(i, min(games, i + size)) for i in range(0, games, size)]
+    results: list[tuple[GameResult, float]] = []
+    wins = 0
+
+    def take(batch: list[tuple[GameResult, float]]) -> None:
+        nonlocal wins
+        results.extend(batch)
+        wins += sum(r.outcome == "won" for r, _ in batch)
+        if progress:
+            progress(len(results), wins)
+
+    if executor is None and jobs <= 1:
+        for chunk in chunks:
+            take(request.play_many(chunk))
+    else:
+        own = executor is None
+        pool = executor if executor is not None else ProcessPoolExecutor(max_workers=jobs)
+        try:
+            for batch in pool.map(request.play_many, chunks):
+                take(batch)
+        finally:
+            if own:
+                pool.shutdown()
+    outcomes = [r.outcome for r, _ in results]
+    return BenchSummary(
+        games=len(results),
+        wins=outcomes.count("won"),
+        losses=outcomes.count("lost"),
+        stuck=outcomes.count("stuck"),
+        guesses=sum(r.guesses for r, _ in results),
+        seconds=time.perf_counter() - start,
+        cpu_seconds=sum(cpu for _, cpu in results),
+    )

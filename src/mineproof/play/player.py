@@ -1,0 +1,152 @@
+"""A player that plays a game to the end from what it sees: forced moves first, then a guess.
+
+The player sees only the Position (opened numbers, its own flags, the mine total), never the
+layout. Each turn it opens every cell the exact analysis proves safe and flags every proven
+mine; when nothing is forced, the strategy picks a guess:
+
+- ``logic`` stops (the game is reported stuck);
+- ``safest`` opens a cell of lowest mine probability;
+- ``best`` looks one move ahead among the nearly safest cells: for each number the cell can show,
+  how likely that number is and whether the position it gives has a forced safe move; it opens
+  the cell with the best chance to be safe *and* lead to progress.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Literal
+
+from mineproof.analysis import Analysis, analyze
+from mineproof.analysis.constraints import constraints_of, propagate
+from mineproof.board import Board, Layout, iter_bits
+from mineproof.errors import InconsistentPositionError
+from mineproof.game import Game
+from mineproof.position import COVERED, Position
+
+__all__ = ["RULES", "GameResult", "Outcome", "Rules", "Strategy", "play_game"]
+
+Strategy = Literal["logic", "safest", "best"]
+Rules = Literal["classic", "modern"]
+Outcome = Literal["won", "lost", "stuck"]
+
+RULES: dict[str, tuple[tuple[int, int], Literal["safe", "opening"]]] = {
+    "classic": ((0, 0), "safe"),
+    "modern": ((3, 3), "opening"),
+}
+"""Benchmark rules: the first click and what it guarantees."""
+
+_NEAR_SAFEST = 0.02  # candidates for ``best``: within this of the lowest probability
+_CANDIDATES = 6
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How a game ended, how many guesses it took and how many cells were opened."""
+
+    outcome: Outcome
+    guesses: int
+    opened: int
+
+
+def play_game(
+    board: Board,
+    mines: int,
+    rng: random.Random,
+    rules: Rules = "classic",
+    strategy: Strategy = "best",
+) -> GameResult:
+    """Play one game of ``mines`` mines on ``board`` with ``rules`` and ``strategy``.
+
+    The layout is drawn from ``rng`` after the first click's guarantee; the player never sees it.
+    """
+    start, guarantee = RULES[rules]
+    if start[0] >= board.width or start[1] >= board.height:
+        start = (0, 0)
+    layout = Layout.random(board, mines, rng, start, guarantee)
+    game = Game(layout)
+    game.reveal(*start)
+    guesses = 0
+    while game.state == "playing":
+        position = game.position()
+        safe, mine = _forced(position)
+        if safe or mine:
+            for i in iter_bits(mine & ~game.flag_mask):
+                game.flag(*board.xy(i))
+            for i in iter_bits(safe):
+                if game.state == "playing" and not game.opened_mask >> i & 1:
+                    game.reveal(*board.xy(i))
+            if safe:
+                continue
+        analysis = analyze(position, trust_flags=True)
+        if analysis.safe_mask or analysis.mine_mask & ~position.flag_mask:
+            for i in iter_bits(analysis.mine_mask & ~game.flag_mask):
+                game.flag(*board.xy(i))
+            for i in iter_bits(analysis.safe_mask):
+                if game.state == "playing" and not game.opened_mask >> i & 1:
+                    game.reveal(*board.xy(i))
+            if analysis.safe_mask:
+                continue
+        if strategy == "logic":
+            return GameResult("stuck", guesses, game.opened_mask.bit_count())
+        cell = _safest(analysis) if strategy == "safest" else _best(analysis, rng)
+        guesses += 1
+        game.reveal(*board.xy(cell))
+    outcome: Outcome = "won" if game.state == "won" else "lost"
+    return GameResult(outcome, guesses, game.opened_mask.bit_count())
+
+
+def _forced(position: Position) -> tuple[int, int]:
+    """Return the cells one-clue propagation proves safe or mined (cheap, tried first)."""
+    return propagate(constraints_of(position, trust_flags=True).clues)[:2]
+
+
+def _choices(analysis: Analysis) -> list[tuple[int, int]]:
+    """Return (mine count, cell) for every covered cell that is not flagged."""
+    flags = analysis.position.flag_mask
+    return sorted(
+        (n, i) for i, n in enumerate(analysis.mine_counts) if n >= 0 and not flags >> i & 1
+    )
+
+
+def _safest(analysis: Analysis) -> int:
+    """Return a cell of lowest mine probability (the lowest index among equals)."""
+    return _choices(analysis)[0][1]
+
+
+def _best(analysis: Analysis, rng: random.Random) -> int:
+    """Return the nearly-safest cell whose reveal most likely leads to a forced safe move."""
+    choices = _choices(analysis)
+    total = analysis.arrangements
+    lowest = choices[0][0]
+    near = [(n, i) for n, i in choices if (n - lowest) / total <= _NEAR_SAFEST]
+    if len(near) == 1:
+        return near[0][1]
+    # Prefer cells on the frontier and near opened cells first: they tell the most.
+    position = analysis.position
+    candidates = sorted(near, key=lambda c: (c[0], -_opened_neighbours(position, c[1])))
+    best_cell = candidates[0][1]
+    best_score = -1.0
+    for n, cell in candidates[:_CANDIDATES]:
+        safe_weight = total - n
+        if not safe_weight:
+            continue
+        progress = 0
+        for value in range(len(position.board.neighbours(cell)) + 1):
+            cells = list(position.cells)
+            cells[cell] = value
+            try:
+                after = analyze(Position(position.board, tuple(cells), position.mines), True)
+            except InconsistentPositionError:
+                continue
+            if after.safe_mask:
+                progress += after.arrangements
+        score = safe_weight / total * (0.5 + progress / safe_weight) / 1.5
+        if score > best_score:
+            best_cell, best_score = cell, score
+    del rng
+    return best_cell
+
+
+def _opened_neighbours(position: Position, cell: int) -> int:
+    return sum(position.cells[n] != COVERED for n in position.board.neighbours(cell))

@@ -1,0 +1,83 @@
+"""The player and the benchmark: logic never loses, results do not depend on jobs."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from mineproof.analysis import analyze
+from mineproof.board import Board
+from mineproof.cli import main
+from mineproof.play import BenchRequest, Rules, Strategy, play_game, run_bench, wilson
+from mineproof.play.player import _safest
+from mineproof.position import Position
+
+
+@pytest.mark.parametrize("rules", ["classic", "modern"])
+def test_logic_player_never_loses(rules: Rules) -> None:
+    for seed in range(150):
+        result = play_game(Board(9, 9), 10, random.Random(seed), rules, "logic")
+        assert result.outcome in ("won", "stuck") and result.guesses == 0
+
+
+def test_guessing_players_finish_every_game() -> None:
+    strategies: list[Strategy] = ["safest", "best"]
+    for strategy in strategies:
+        outcomes = [
+            play_game(Board(8, 8), 10, random.Random(s), "classic", strategy).outcome
+            for s in range(40)
+        ]
+        assert set(outcomes) <= {"won", "lost"} and "won" in outcomes
+
+
+def test_safest_takes_a_lowest_probability_cell() -> None:
+    # The 1 at B2 has one mine among its 8 neighbours (1/8 each); the other 7 cells share the
+    # second mine (1/7 each): the safest cells are B2's neighbours.
+    position = Position.parse("4x4x2\nHHHH\nH1HH\nHHHH\nHHHH")
+    cell = _safest(analyze(position, trust_flags=True))
+    assert cell in position.board.neighbours(position.board.index(1, 1))
+
+
+def test_same_seed_same_result_whatever_the_jobs() -> None:
+    request = BenchRequest(Board(9, 9), 10, "classic", "best", seed=3)
+    one = run_bench(request, 60, jobs=1)
+    two = run_bench(request, 60, jobs=2)
+    assert (one.games, one.wins, one.losses, one.guesses) == (
+        two.games,
+        two.wins,
+        two.losses,
+        two.guesses,
+    )
+    other = run_bench(BenchRequest(Board(9, 9), 10, "classic", "best", seed=4), 60)
+    assert other.games == 60
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson(412, 1000)
+    assert 0.381 < low < 0.382 and 0.442 < high < 0.443
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+
+
+def test_cli_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["bench", "--level", "beginner", "--games", "30", "--seed", "1", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert status == 0
+    assert set(data) >= {"games", "wins", "win_rate", "ci95", "guesses_per_game"}
+    assert data["games"] == 30 and data["ci95"][0] <= data["win_rate"] <= data["ci95"][1]
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--width", "5", "--height", "5", "--mines", "25"], "do not fit"),
+        (["--level", "expert", "--games", "0"], "--games"),
+    ],
+)
+def test_cli_bench_bad_input(
+    capsys: pytest.CaptureFixture[str], argv: list[str], needle: str
+) -> None:
+    status = main(["bench", *argv])
+    err = capsys.readouterr().err
+    assert status == 1 and err.count("\n") == 1 and needle in err
