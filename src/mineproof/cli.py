@@ -10,7 +10,9 @@ import argparse
 import json
 import secrets
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +65,34 @@ def _layout_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of a command that plays a layout from a start cell."""
     parser.add_argument("file", metavar="LAYOUT", help="layout file (MBF or layout text), - stdin")
     parser.add_argument("--start", type=_cell_xy, required=True, metavar="X,Y", help="start cell")
+
+
+def _scheduler_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on a Dask cluster (tcp://host:8786; needs the mineproof[cluster] extra)",
+    )
+
+
+@contextmanager
+def _executor(address: str | None) -> Iterator[Executor | None]:
+    """Yield a Dask cluster's executor for ``address``, or None for local processes."""
+    if address is None:
+        yield None
+        return
+    try:
+        from distributed import Client
+    except ImportError:
+        raise FormatError("--scheduler needs Dask: pip install 'mineproof[cluster]'") from None
+    try:
+        client = Client(address, timeout=10)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError) as exc:
+        raise FormatError(f"cannot reach the Dask scheduler at {address}: {exc}") from exc
+    try:
+        yield client.get_executor()  # type: ignore[no-untyped-call]
+    finally:
+        client.close()  # type: ignore[no-untyped-call]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -136,6 +166,7 @@ def _parser() -> argparse.ArgumentParser:
     ge.add_argument("--seed", type=_count, metavar="S", help="seed (default: a random one, shown)")
     ge.add_argument("--jobs", type=_count, default=1, metavar="J", help="processes to use")
     ge.add_argument("--format", choices=["text", "mbf", "json"], default="text")
+    _scheduler_argument(ge)
     ge.add_argument("--out", metavar="DIR", help="folder for MBF files and their manifest")
 
     be = sub.add_parser(
@@ -156,6 +187,7 @@ def _parser() -> argparse.ArgumentParser:
     be.add_argument("--seed", type=_count, default=0, metavar="S")
     be.add_argument("--jobs", type=_count, default=1, metavar="J")
     be.add_argument("--json", action="store_true", help="print one JSON object")
+    _scheduler_argument(be)
     return parser
 
 
@@ -270,7 +302,10 @@ def _bench(args: argparse.Namespace) -> str:
     board = Board(width, height)
     check_arguments(board, mines, "opening" if args.rules == "modern" else "safe", None, 5, 1)
     request = BenchRequest(board, mines, args.rules, args.strategy, args.seed)
-    summary = run_bench(request, args.games, args.jobs, _bench_progress(args.games))
+    with _executor(args.scheduler) as executor:
+        summary = run_bench(
+            request, args.games, args.jobs, _bench_progress(args.games), executor=executor
+        )
     data = summary.to_json()
     if args.json:
         return json.dumps(data)
@@ -317,7 +352,8 @@ def _generate(args: argparse.Namespace) -> str:
         board, mines, args.start, args.at, args.max_level, args.min_level, seed, args.reveal
     )
     request.check()
-    boards = run_batch(request, args.count, args.jobs, _progress(args.count))
+    with _executor(args.scheduler) as executor:
+        boards = run_batch(request, args.count, args.jobs, _progress(args.count), executor)
     if args.format == "mbf":
         return _write_mbf(Path(args.out), boards, seed)
     lines = []
