@@ -33,6 +33,7 @@ from mineproof.formats import format_mbf, load_layout, load_position, read_bytes
 from mineproof.generate import check_arguments
 from mineproof.logic import deductions, grade, logic_steps
 from mineproof.play import BenchRequest, run_bench
+from mineproof.play.replay import animation_svg, load_record
 from mineproof.render import analysis_grid, analysis_svg, percent, position_svg
 from mineproof.solve import SolveResult, solve
 
@@ -187,7 +188,18 @@ def _parser() -> argparse.ArgumentParser:
     be.add_argument("--seed", type=_count, default=0, metavar="S")
     be.add_argument("--jobs", type=_count, default=1, metavar="J")
     be.add_argument("--json", action="store_true", help="print one JSON object")
+    be.add_argument("--record", metavar="DIR", help="keep every game as JSON in DIR")
     _scheduler_argument(be)
+
+    rp = sub.add_parser(
+        "replay",
+        help="a recorded game as an animation, move by move",
+        description="Check a recorded game (from bench --record) against the rules and draw it "
+        "as an animated SVG, one move at a time.",
+    )
+    rp.add_argument("file", metavar="GAME.json", help="a recorded game")
+    rp.add_argument("--out", required=True, metavar="OUT.svg", help="the animation to write")
+    rp.add_argument("--speed", type=float, default=0.15, metavar="SECONDS", help="seconds per move")
     return parser
 
 
@@ -301,10 +313,22 @@ def _bench(args: argparse.Namespace) -> str:
         raise FormatError("--games must be at least 1")
     board = Board(width, height)
     check_arguments(board, mines, "opening" if args.rules == "modern" else "safe", None, 5, 1)
-    request = BenchRequest(board, mines, args.rules, args.strategy, args.seed)
+    request = BenchRequest(board, mines, args.rules, args.strategy, args.seed, bool(args.record))
+    keep = None
+    if args.record:
+        folder = Path(args.record)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise FormatError(f"cannot create {folder}: {exc.strerror or exc}") from exc
+
+        def keep(record: dict[str, Any]) -> None:
+            name = folder / f"game-{record['index'] + 1:05d}.json"
+            _write_text(str(name), json.dumps(record) + "\n")
+
     with _executor(args.scheduler) as executor:
         summary = run_bench(
-            request, args.games, args.jobs, _bench_progress(args.games), executor=executor
+            request, args.games, args.jobs, _bench_progress(args.games), executor, keep
         )
     data = summary.to_json()
     if args.json:
@@ -320,6 +344,21 @@ def _bench(args: argparse.Namespace) -> str:
     if summary.stuck:
         lines.insert(2, f"stuck (a guess was needed) {summary.stuck}, lost {summary.losses}")
     return "\n".join(lines)
+
+
+def _replay(args: argparse.Namespace) -> str:
+    if not args.out.endswith(".svg"):
+        raise FormatError(f"{args.out}: only SVG animations can be written (name it .svg)")
+    if not args.speed > 0:
+        raise FormatError("--speed must be a positive number of seconds")
+    data = read_bytes(args.file)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise FormatError("not a recorded game: not UTF-8 text") from None
+    record = load_record(text)
+    _write_text(args.out, animation_svg(record, args.speed))
+    return f"wrote {args.out}: {len(record['moves'])} moves, {record['outcome']}"
 
 
 def _bench_progress(total: int) -> Callable[[int, int], None] | None:
@@ -502,6 +541,8 @@ def _run(args: argparse.Namespace) -> str:
         return _generate(args)
     if args.command == "bench":
         return _bench(args)
+    if args.command == "replay":
+        return _replay(args)
     if args.command == "analyze":
         position = load_position(read_bytes(args.file), args.mines)
         analysis = analyze(position, trust_flags=args.trust_flags)

@@ -18,7 +18,10 @@ from typing import Any
 from mineproof.board import Board
 from mineproof.play.player import GameResult, Rules, Strategy, play_game
 
-__all__ = ["BenchRequest", "BenchSummary", "run_bench", "wilson"]
+__all__ = ["BenchRequest", "BenchSummary", "Played", "run_bench", "wilson"]
+
+Played = tuple[GameResult, float, dict[str, Any] | None]
+"""One game: its result, the CPU seconds it took, and its record when recording."""
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -45,15 +48,17 @@ class BenchRequest:
     rules: Rules
     strategy: Strategy
     seed: int
+    record: bool = False
 
-    def play(self, index: int) -> tuple[GameResult, float]:
-        """Return game ``index`` and the CPU seconds it took."""
+    def play(self, index: int) -> Played:
+        """Return game ``index``, the CPU seconds it took and its record (if asked for)."""
         rng = random.Random(f"mineproof-bench:{self.seed}:{index}")
+        record: dict[str, Any] | None = {"seed": self.seed, "index": index} if self.record else None
         t = time.process_time()
-        result = play_game(self.board, self.mines, rng, self.rules, self.strategy)
-        return result, time.process_time() - t
+        result = play_game(self.board, self.mines, rng, self.rules, self.strategy, record)
+        return result, time.process_time() - t, record
 
-    def play_many(self, indices: range) -> list[tuple[GameResult, float]]:
+    def play_many(self, indices: range) -> list[Played]:
         """Return the games of ``indices`` (a chunk, to keep process overhead small)."""
         return [self.play(i) for i in indices]
 
@@ -102,18 +107,25 @@ def run_bench(
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
     executor: Executor | None = None,
+    keep: Callable[[dict[str, Any]], None] | None = None,
 ) -> BenchSummary:
-    """Play ``games`` games of ``request``; ``progress(done, wins)`` is called along the way."""
+    """Play ``games`` games of ``request``; ``progress(done, wins)`` is called along the way.
+
+    With ``request.record``, ``keep`` receives each game's record, in game order.
+    """
     start = time.perf_counter()
     size = max(1, min(50, games // (max(jobs, 1) * 20)))
     chunks = [range(i, min(games, i + size)) for i in range(0, games, size)]
     results: list[tuple[GameResult, float]] = []
     wins = 0
 
-    def take(batch: list[tuple[GameResult, float]]) -> None:
+    def take(batch: list[Played]) -> None:
         nonlocal wins
-        results.extend(batch)
-        wins += sum(r.outcome == "won" for r, _ in batch)
+        for result, cpu, record in batch:
+            results.append((result, cpu))
+            if record is not None and keep is not None:
+                keep(record)
+        wins += sum(r.outcome == "won" for r, _, _ in batch)
         if progress:
             progress(len(results), wins)
 

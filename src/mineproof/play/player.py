@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from mineproof.analysis import Analysis, analyze
 from mineproof.analysis.constraints import constraints_of, propagate
 from mineproof.board import Board, Layout, iter_bits
 from mineproof.errors import InconsistentPositionError
+from mineproof.formats import format_layout_text
 from mineproof.game import Game
 from mineproof.position import COVERED, Position
 
@@ -55,44 +56,79 @@ def play_game(
     rng: random.Random,
     rules: Rules = "classic",
     strategy: Strategy = "best",
+    record: dict[str, Any] | None = None,
 ) -> GameResult:
     """Play one game of ``mines`` mines on ``board`` with ``rules`` and ``strategy``.
 
     The layout is drawn from ``rng`` after the first click's guarantee; the player never sees it.
+    With ``record`` (a dict), the game is written into it: the layout, the start and every move
+    with its reason (forced, and by what; or a guess and its mine probability) and the cells it
+    opened, as :mod:`mineproof.play.replay` reads it.
     """
     start, guarantee = RULES[rules]
     if start[0] >= board.width or start[1] >= board.height:
         start = (0, 0)
     layout = Layout.random(board, mines, rng, start, guarantee)
     game = Game(layout)
-    game.reveal(*start)
+    moves: list[dict[str, Any]] = []
+
+    def move(action: str, i: int, reason: dict[str, Any]) -> None:
+        xy = board.xy(i)
+        if action == "flag":
+            game.flag(*xy)
+            opened: list[int] = []
+        else:
+            opened = game.reveal(*xy)
+        if record is not None:
+            moves.append(
+                {
+                    "action": action,
+                    "cell": list(xy),
+                    "opened": [list(board.xy(c)) for c in opened],
+                    "reason": reason,
+                }
+            )
+
+    move("open", board.index(*start), {"kind": "start"})
     guesses = 0
+    outcome: Outcome = "stuck"
     while game.state == "playing":
         position = game.position()
         safe, mine = _forced(position)
-        if safe or mine:
-            for i in iter_bits(mine & ~game.flag_mask):
-                game.flag(*board.xy(i))
+        by = "one clue"
+        if not safe:
+            analysis = analyze(position, trust_flags=True)
+            safe, mine = analysis.safe_mask, mine | analysis.mine_mask
+            by = "exact analysis"
+        for i in iter_bits(mine & ~game.flag_mask):
+            move("flag", i, {"kind": "forced", "by": by})
+        if safe:
             for i in iter_bits(safe):
                 if game.state == "playing" and not game.opened_mask >> i & 1:
-                    game.reveal(*board.xy(i))
-            if safe:
-                continue
-        analysis = analyze(position, trust_flags=True)
-        if analysis.safe_mask or analysis.mine_mask & ~position.flag_mask:
-            for i in iter_bits(analysis.mine_mask & ~game.flag_mask):
-                game.flag(*board.xy(i))
-            for i in iter_bits(analysis.safe_mask):
-                if game.state == "playing" and not game.opened_mask >> i & 1:
-                    game.reveal(*board.xy(i))
-            if analysis.safe_mask:
-                continue
+                    move("open", i, {"kind": "forced", "by": by})
+            continue
         if strategy == "logic":
-            return GameResult("stuck", guesses, game.opened_mask.bit_count())
+            break
         cell = _safest(analysis) if strategy == "safest" else _best(analysis, rng)
         guesses += 1
-        game.reveal(*board.xy(cell))
-    outcome: Outcome = "won" if game.state == "won" else "lost"
+        p = analysis.mine_counts[cell] / analysis.arrangements
+        move("open", cell, {"kind": "guess", "probability": p, "strategy": strategy})
+    if game.state != "playing":
+        outcome = "won" if game.state == "won" else "lost"
+    if record is not None:
+        record.update(
+            {
+                "width": board.width,
+                "height": board.height,
+                "mines": mines,
+                "rules": rules,
+                "strategy": strategy,
+                "layout": format_layout_text(layout).splitlines()[1:],
+                "start": list(start),
+                "outcome": outcome,
+                "moves": moves,
+            }
+        )
     return GameResult(outcome, guesses, game.opened_mask.bit_count())
 
 
