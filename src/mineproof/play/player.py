@@ -8,13 +8,16 @@ mine; when nothing is forced, the strategy picks a guess:
 - ``safest`` opens a cell of lowest mine probability;
 - ``best`` looks one move ahead among the nearly safest cells: for each number the cell can show,
   how likely that number is and whether the position it gives has a forced safe move; it opens
-  the cell with the best chance to be safe *and* lead to progress.
+  the cell with the best chance to be safe *and* lead to progress. When at most 8 covered cells
+  and 40 arrangements remain, it searches the rest of the game exactly and opens the cell that
+  wins most often.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any, Literal
 
 from mineproof.analysis import Analysis, analyze
@@ -39,6 +42,8 @@ RULES: dict[str, tuple[tuple[int, int], Literal["safe", "opening"]]] = {
 
 _NEAR_SAFEST = 0.02  # candidates for ``best``: within this of the lowest probability
 _CANDIDATES = 6
+_ENDGAME_CELLS = 8  # exact end-game search from this many covered cells down
+_ENDGAME_ARRANGEMENTS = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,8 +155,75 @@ def _safest(analysis: Analysis) -> int:
     return _choices(analysis)[0][1]
 
 
+def _endgame(analysis: Analysis) -> int | None:
+    """Return the guess that wins most often, by exact search, when few cells remain.
+
+    Only when at most ``_ENDGAME_CELLS`` covered cells and ``_ENDGAME_ARRANGEMENTS``
+    arrangements are left; otherwise None.
+    """
+    position = analysis.position
+    if analysis.arrangements > _ENDGAME_ARRANGEMENTS:
+        return None
+    unknown = position.covered_mask & ~position.flag_mask
+    cells = iter_bits(unknown)
+    if len(cells) > _ENDGAME_CELLS:
+        return None
+    left = position.mines - position.flag_count
+    clues = constraints_of(position, trust_flags=True).clues
+    arrangements = []
+    for chosen in combinations(cells, left):
+        mask = sum(1 << c for c in chosen)
+        if all((mask & clue.mask).bit_count() == clue.mines for clue in clues):
+            arrangements.append(mask)
+    masks = position.board.neighbour_masks()
+    memo: dict[tuple[tuple[int, ...], int], float] = {}
+
+    def win(states: tuple[int, ...], opened: int) -> float:
+        """Chance to win from here: ``states`` the arrangements left, ``opened`` our reveals."""
+        key = (states, opened)
+        if key in memo:
+            return memo[key]
+        always = unknown & ~opened
+        for m in states:
+            always &= m
+        if all(unknown & ~opened & ~m == 0 for m in states):
+            memo[key] = 1.0  # every safe cell is open: the game is won
+            return 1.0
+        best = 0.0
+        for c in iter_bits(unknown & ~opened & ~always):
+            groups: dict[int, list[int]] = {}
+            for m in states:
+                if not m >> c & 1:
+                    groups.setdefault((m & masks[c]).bit_count(), []).append(m)
+            value = sum(
+                len(g) / len(states) * win(tuple(g), opened | 1 << c) for g in groups.values()
+            )
+            best = max(best, value)
+        memo[key] = best
+        return best
+
+    states = tuple(arrangements)
+    best_cell = None
+    best_value = -1.0
+    for c in cells:
+        groups: dict[int, list[int]] = {}
+        for m in states:
+            if not m >> c & 1:
+                groups.setdefault((m & masks[c]).bit_count(), []).append(m)
+        value = sum(len(g) / len(states) * win(tuple(g), 1 << c) for g in groups.values())
+        if value > best_value + 1e-12:
+            best_cell, best_value = c, value
+    return best_cell
+
+
 def _best(analysis: Analysis, rng: random.Random) -> int:
-    """Return the nearly-safest cell whose reveal most likely leads to a forced safe move."""
+    """Return the nearly-safest cell whose reveal most likely leads to a forced safe move.
+
+    When few cells remain, the cell that wins most often, found by exact search.
+    """
+    exact = _endgame(analysis)
+    if exact is not None:
+        return exact
     choices = _choices(analysis)
     total = analysis.arrangements
     lowest = choices[0][0]
