@@ -68,6 +68,15 @@ def _layout_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--start", type=_cell_xy, required=True, metavar="X,Y", help="start cell")
 
 
+def _size_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add --level, or --width/--height/--mines (read back by ``_size``)."""
+    size = parser.add_mutually_exclusive_group(required=True)
+    size.add_argument("--level", choices=sorted(LEVELS), help="a standard size")
+    size.add_argument("--width", type=_count, help="board width (with --height and --mines)")
+    parser.add_argument("--height", type=_count, help="board height")
+    parser.add_argument("--mines", type=_count, help="number of mines")
+
+
 def _scheduler_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--scheduler",
@@ -151,11 +160,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Generate boards that a perfect logician clears from the start cell without "
         "a single guess. Every board is verified by the complete solver before it is written.",
     )
-    size = ge.add_mutually_exclusive_group(required=True)
-    size.add_argument("--level", choices=sorted(LEVELS), help="a standard size")
-    size.add_argument("--width", type=_count, help="board width (with --height and --mines)")
-    ge.add_argument("--height", type=_count, help="board height")
-    ge.add_argument("--mines", type=_count, help="number of mines")
+    _size_arguments(ge)
     ge.add_argument("--start", choices=["opening", "safe"], default="opening", help="start rule")
     ge.add_argument("--at", type=_cell_xy, metavar="X,Y", help="start cell (default: see docs)")
     ge.add_argument("--max-level", type=int, default=5, metavar="L", help="hardest level allowed")
@@ -177,11 +182,7 @@ def _parser() -> argparse.ArgumentParser:
         "its 95 %% interval, guesses per game and speed. The result for a seed is the same "
         "whatever --jobs.",
     )
-    bsize = be.add_mutually_exclusive_group(required=True)
-    bsize.add_argument("--level", choices=sorted(LEVELS), help="a standard size")
-    bsize.add_argument("--width", type=_count, help="board width (with --height and --mines)")
-    be.add_argument("--height", type=_count, help="board height")
-    be.add_argument("--mines", type=_count, help="number of mines")
+    _size_arguments(be)
     be.add_argument("--rules", choices=["classic", "modern"], default="classic")
     be.add_argument("--strategy", choices=["logic", "safest", "best"], default="best")
     be.add_argument("--games", type=_count, default=1000, metavar="N")
