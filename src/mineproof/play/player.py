@@ -233,9 +233,15 @@ def _best(analysis: Analysis, rng: random.Random) -> int:
     # Prefer cells on the frontier and near opened cells first: they tell the most.
     position = analysis.position
     candidates = sorted(near, key=lambda c: (c[0], -_opened_neighbours(position, c[1])))
+    # Corners have the fewest neighbours, so the best chance to show a 0 and open an area:
+    # always weigh the nearly-safest ones too, however far from the opened cells.
+    board = position.board
+    corners = {0, board.width - 1, board.size - board.width, board.size - 1}
+    shortlist = candidates[:_CANDIDATES]
+    shortlist += [c for c in candidates[_CANDIDATES:] if c[1] in corners]
     best_cell = candidates[0][1]
     best_score = -1.0
-    for n, cell in candidates[:_CANDIDATES]:
+    for n, cell in shortlist:
         safe_weight = total - n
         if not safe_weight:
             continue
