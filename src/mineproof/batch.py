@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +17,7 @@ from mineproof.engine import Engine
 from mineproof.formats import format_layout_text
 from mineproof.generate import Generated, StartRule, check_arguments, generate
 from mineproof.logic import Grade, grade
+from mineproof.parallel import ordered_map
 from mineproof.position import Position
 
 __all__ = ["BatchItem", "BatchRequest", "board_rng", "pre_revealed", "run_batch"]
@@ -140,23 +141,9 @@ def run_batch(
     An ``executor`` given (a Dask client's ``get_executor()``, say) is used instead of a local
     process pool. ``progress`` is called with the number of boards done after each one.
     """
-    indices = range(count)
-    if executor is None and jobs <= 1:
-        items = []
-        for i in indices:
-            items.append(request.make(i))
-            if progress:
-                progress(len(items))
-        return items
-    own = executor is None
-    pool = executor if executor is not None else ProcessPoolExecutor(max_workers=jobs)
-    try:
-        items = []
-        for item in pool.map(request.make, indices):
-            items.append(item)
-            if progress:
-                progress(len(items))
-        return items
-    finally:
-        if own:
-            pool.shutdown()
+    items = []
+    for item in ordered_map(request.make, range(count), jobs, executor):
+        items.append(item)
+        if progress:
+            progress(len(items))
+    return items

@@ -11,11 +11,12 @@ import math
 import random
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
 from mineproof.board import Board
+from mineproof.parallel import ordered_map
 from mineproof.play.player import GameResult, Rules, Strategy, play_game
 
 __all__ = ["BenchRequest", "BenchSummary", "Played", "run_bench", "wilson"]
@@ -129,18 +130,8 @@ def run_bench(
         if progress:
             progress(len(results), wins)
 
-    if executor is None and jobs <= 1:
-        for chunk in chunks:
-            take(request.play_many(chunk))
-    else:
-        own = executor is None
-        pool = executor if executor is not None else ProcessPoolExecutor(max_workers=jobs)
-        try:
-            for batch in pool.map(request.play_many, chunks):
-                take(batch)
-        finally:
-            if own:
-                pool.shutdown()
+    for batch in ordered_map(request.play_many, chunks, jobs, executor):
+        take(batch)
     outcomes = [r.outcome for r, _ in results]
     return BenchSummary(
         games=len(results),
