@@ -208,15 +208,8 @@ LEVELS = {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (30, 1
 
 
 def _write_text(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` whole (through a temporary file), or raise ``FormatError``."""
-    target = Path(path)
-    tmp = target.with_name(target.name + ".tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(target)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise FormatError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    """Write ``text`` to ``path`` whole, as UTF-8 (see :func:`_write_bytes`)."""
+    _write_bytes(Path(path), text.encode("utf-8"))
 
 
 def _xy(cells: list[tuple[int, int]]) -> list[list[int]]:
@@ -368,16 +361,16 @@ def _bench_progress(total: int) -> Callable[[int, int], None] | None:
         return None
 
     def show(done: int, wins: int) -> None:
-        filled = done * 30 // total
-        end = "\n" if done == total else ""
-        rate = wins / done if done else 0.0
-        print(
-            f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} won {rate:.1%}",
-            end=end,
-            file=sys.stderr,
-        )
+        _bar(done, total, f" won {wins / done if done else 0.0:.1%}")
 
     return show
+
+
+def _bar(done: int, total: int, note: str = "") -> None:
+    """Draw a progress bar on standard error, ending the line when ``done`` reaches ``total``."""
+    filled = done * 30 // total
+    end = "\n" if done == total else ""
+    print(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total}{note}", end=end, file=sys.stderr)
 
 
 def _generate(args: argparse.Namespace) -> str:
@@ -418,9 +411,7 @@ def _progress(total: int) -> Callable[[int], None] | None:
         return None
 
     def show(done: int) -> None:
-        filled = done * 30 // total
-        end = "\n" if done == total else ""
-        print(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total}", end=end, file=sys.stderr)
+        _bar(done, total)
 
     return show
 
@@ -441,6 +432,7 @@ def _write_mbf(folder: Path, boards: list[BatchItem], seed: int) -> str:
 
 
 def _write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` whole (through a temporary file), or raise ``FormatError``."""
     tmp = path.with_name(path.name + ".tmp")
     try:
         tmp.write_bytes(data)
