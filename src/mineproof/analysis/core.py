@@ -26,7 +26,7 @@ from mineproof.analysis.counting import ComponentCount
 from mineproof.board import iter_bits
 from mineproof.position import Position
 
-__all__ = ["Analysis", "FlagStatus", "analyze", "clear_cache", "forced_by"]
+__all__ = ["Analysis", "FlagStatus", "analyze", "clear_cache", "component_counts", "forced_by"]
 
 FlagStatus = Literal["proven", "unproven", "wrong", "trusted"]
 
@@ -179,7 +179,7 @@ def clear_cache() -> None:
     _count.cache_clear()
 
 
-def _component_counts(clues: list[Clue], cap: int) -> list[tuple[list[int], ComponentCount]]:
+def component_counts(clues: list[Clue], cap: int) -> list[tuple[list[int], ComponentCount]]:
     """Return (boxes, counts) for every component of ``clues``, mines counted up to ``cap``.
 
     Raises :class:`Contradiction` naming a component's clues when they cannot all hold.
@@ -210,7 +210,7 @@ def _combine(clues: list[Clue], outside: int, left: int) -> tuple[int, int, list
     Raises :class:`Contradiction` when there is no arrangement.
     """
     u = outside.bit_count()
-    comps = _component_counts(clues, left)
+    comps = component_counts(clues, left)
     # others[c]: the product of every component's weights but c's; full: the product of all.
     n = len(comps)
     prefix = [[1]]
@@ -291,7 +291,7 @@ def forced_by(clues: list[Clue], unknown: int, mines: int | None = None) -> tupl
     left = unknown.bit_count() if mines is None else mines - mine.bit_count()
     if left < 0:
         raise Contradiction(())
-    comps = _component_counts(rest, left)
+    comps = component_counts(rest, left)
     frontier = 0
     fewest = most = 0
     for boxes, cc in comps:

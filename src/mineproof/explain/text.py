@@ -12,14 +12,8 @@ import gettext
 from functools import cache
 from pathlib import Path
 
-from mineproof.analysis.constraints import (
-    Clue,
-    boxes_of,
-    components_of,
-    constraints_of,
-    propagate,
-)
-from mineproof.analysis.counting import ComponentCount
+from mineproof.analysis.constraints import Clue, constraints_of, propagate
+from mineproof.analysis.core import component_counts
 from mineproof.board import Board, cell_name, iter_bits
 from mineproof.errors import MineproofError
 from mineproof.logic.deduction import Deduction
@@ -320,18 +314,14 @@ def _elimination(t: gettext.NullTranslations, d: Deduction) -> list[str]:
 def _arrangements(clues: list[Clue]) -> tuple[int, int, int]:
     """Return (arrangements, fewest mines, most mines) of the clues over the cells they see."""
     _, mine, rest = propagate(clues)
+    seen = 0
+    for clue in rest:
+        seen |= clue.mask
     total, low, high = 1, mine.bit_count(), mine.bit_count()
-    for comp in components_of(rest):
-        boxes = boxes_of(comp)
-        clue_boxes = [[b for b, box in enumerate(boxes) if box & c.mask] for c in comp.clues]
-        cap = comp.mask.bit_count()
-        weights = ComponentCount(
-            [box.bit_count() for box in boxes], clue_boxes, [c.mines for c in comp.clues], cap
-        ).weights
-        total *= sum(weights)
-        ks = [k for k, w in enumerate(weights) if w]
-        low += ks[0]
-        high += ks[-1]
+    for _, count in component_counts(rest, seen.bit_count()):
+        total *= sum(count.weights)
+        low += count.fewest
+        high += count.most
     return total, low, high
 
 
