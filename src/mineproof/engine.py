@@ -11,7 +11,7 @@ from mineproof.analysis.constraints import Clue, components_of, new_clue, propag
 from mineproof.analysis.core import forced_by
 from mineproof.board import Layout, iter_bits
 from mineproof.logic.elimination import bounds, eliminate
-from mineproof.logic.ladder import pair_bounds
+from mineproof.logic.ladder import overlapping_pairs, pair_bounds
 from mineproof.position import COVERED, FLAG, Position
 
 __all__ = ["Engine"]
@@ -179,17 +179,8 @@ def _pairs(clues: list[Clue]) -> tuple[int, int]:
     """Return every cell two overlapping clues force together."""
     safe = 0
     mine = 0
-    by_cell: dict[int, list[Clue]] = {}
-    for clue in clues:
-        for i in iter_bits(clue.mask):
-            by_cell.setdefault(i, []).append(clue)
-    seen: set[tuple[int, int]] = set()
-    for group in by_cell.values():
-        for a in group:
-            for b in group:
-                if a.cell < b.cell and (a.cell, b.cell) not in seen:
-                    seen.add((a.cell, b.cell))
-                    s, m = pair_bounds(a, b)
-                    safe |= s
-                    mine |= m
+    for a, b in overlapping_pairs(clues):
+        s, m = pair_bounds(a, b)
+        safe |= s
+        mine |= m
     return safe, mine

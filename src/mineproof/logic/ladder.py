@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from mineproof.analysis import analyze, forced_by
 from mineproof.analysis.constraints import Clue, components_of, constraints_of
-from mineproof.board import Board
+from mineproof.board import Board, iter_bits
 from mineproof.logic.deduction import Deduction
 from mineproof.logic.elimination import bounds, eliminate
 from mineproof.position import COVERED, FLAG, Position
 
-__all__ = ["deductions", "known_view"]
+__all__ = ["deductions", "known_view", "overlapping_pairs", "pair_bounds"]
 
 
 def known_view(position: Position, trust_flags: bool) -> Position:
@@ -123,26 +123,29 @@ def pair_bounds(a: Clue, b: Clue) -> tuple[int, int]:
     return safe, mine
 
 
+def overlapping_pairs(clues: list[Clue]) -> list[tuple[Clue, Clue]]:
+    """Return every pair of clues that share a cell, ordered by their cells (earlier first)."""
+    by_cell: dict[int, list[Clue]] = {}
+    for clue in clues:
+        for i in iter_bits(clue.mask):
+            by_cell.setdefault(i, []).append(clue)
+    pairs: dict[tuple[int, int], tuple[Clue, Clue]] = {}
+    for group in by_cell.values():
+        for a in group:
+            for b in group:
+                if a.cell < b.cell:
+                    pairs[a.cell, b.cell] = (a, b)
+    return [pairs[key] for key in sorted(pairs)]
+
+
 def _two_clues(
     view: Position, clues: list[Clue], unknown: int, mines: int, targets: int
 ) -> list[Deduction]:
-    by_cell = {clue.cell: clue for clue in clues}
-    board = view.board
-    w = board.width
     found = []
-    for a in clues:
-        ax, ay = a.cell % w, a.cell // w
-        for dy in range(-2, 3):
-            for dx in range(-2, 3):
-                x, y = ax + dx, ay + dy
-                if not (0 <= x < w and 0 <= y < board.height):
-                    continue
-                b = by_cell.get(y * w + x)
-                if b is None or b.cell <= a.cell or not a.mask & b.mask:
-                    continue
-                safe, mine = pair_bounds(a, b)
-                if (safe | mine) & targets:
-                    found.append(Deduction(view, "two-clues", (a.cell, b.cell), False, safe, mine))
+    for a, b in overlapping_pairs(clues):
+        safe, mine = pair_bounds(a, b)
+        if (safe | mine) & targets:
+            found.append(Deduction(view, "two-clues", (a.cell, b.cell), False, safe, mine))
     return found
 
 
