@@ -168,8 +168,9 @@ def _settle(
     for _ in range(tries):
         if work.play(max_level):
             candidate = Layout(board, work.mines)
-            if hinted and hint_cell(candidate) != at:
-                at = hint_cell(candidate)
+            hint = hint_cell(candidate) if hinted else at
+            if hint != at:
+                at = hint
                 i = board.index(*at)
                 work.protected = board.start_area(i, "safe")
                 work.start = i
