@@ -25,13 +25,12 @@ from mineproof.explain import (
     LANGUAGES,
     explain,
     grade_text,
-    guess_text,
-    level_label,
+    hint,
     level_name,
 )
 from mineproof.formats import format_mbf, load_layout, load_position, read_bytes
 from mineproof.generate import check_arguments
-from mineproof.logic import deductions, grade, logic_steps
+from mineproof.logic import grade, logic_steps
 from mineproof.play import BenchRequest, run_bench
 from mineproof.play.replay import animation_svg, load_record
 from mineproof.render import analysis_grid, analysis_svg, percent, position_svg
@@ -218,50 +217,18 @@ def _xy(cells: list[tuple[int, int]]) -> list[list[int]]:
 
 def _hint(args: argparse.Namespace) -> str:
     position = load_position(read_bytes(args.file), args.mines)
-    found = deductions(position, trust_flags=args.trust_flags)
-    if found:
-        d = found[0]
-        text = explain(d, args.lang)
-        data: dict[str, Any] = {
-            "level": d.level,
-            "rule": d.rule,
-            "premises": _xy(d.premise_cells),
-            "uses_mine_count": d.uses_mine_count,
-            "safe": _xy(d.safe_cells),
-            "mine": _xy(d.mine_cells),
-            "text": text,
-        }
-        svg = position_svg(
-            d.position, premises=d.premise_cells, safe=d.safe_cells, mines=d.mine_cells
-        )
-        human = f"{level_label(d.level, args.lang)} {text}"
-    else:
-        analysis = analyze(position, trust_flags=args.trust_flags)
-        candidates = [
-            (n, i)
-            for i, n in enumerate(analysis.mine_counts)
-            if n >= 0 and not position.flag_mask >> i & 1
-        ]
-        best = min((n for n, _ in candidates), default=0)
-        safest = [position.board.xy(i) for n, i in candidates if n == best]
-        p = best / analysis.arrangements
-        text = guess_text(safest[:8], percent(p), args.lang) if safest else ""
-        data = {
-            "level": 0,
-            "rule": "guess",
-            "premises": [],
-            "uses_mine_count": False,
-            "safe": [],
-            "mine": [],
-            "text": text,
-            "safest": _xy(safest),
-            "probability": p,
-        }
-        svg = analysis_svg(analysis)
-        human = text
+    found = hint(position, args.lang, trust_flags=args.trust_flags)
     if args.svg:
+        d = found.deduction
+        if d is not None:
+            svg = position_svg(
+                d.position, premises=d.premise_cells, safe=d.safe_cells, mines=d.mine_cells
+            )
+        else:
+            assert found.analysis is not None
+            svg = analysis_svg(found.analysis)
         _write_text(args.svg, svg)
-    return json.dumps(data, ensure_ascii=False) if args.json else human
+    return json.dumps(found.to_json(), ensure_ascii=False) if args.json else found.headline
 
 
 def _explain(args: argparse.Namespace) -> str:
@@ -442,22 +409,6 @@ def _write_bytes(path: Path, data: bytes) -> None:
         raise FormatError(f"cannot write {path}: {exc.strerror or exc}") from exc
 
 
-def _analysis_json(analysis: Analysis) -> dict[str, Any]:
-    position = analysis.position
-    return {
-        "width": position.width,
-        "height": position.height,
-        "mines": position.mines,
-        "safe": [list(c) for c in analysis.safe_cells],
-        "mine": [list(c) for c in analysis.mine_cells],
-        "probabilities": analysis.float_probabilities(),
-        "arrangements": str(analysis.arrangements),
-        "flags": [
-            {"cell": list(xy), "status": status} for xy, status in analysis.flag_status().items()
-        ],
-    }
-
-
 def _names(cells: list[tuple[int, int]]) -> str:
     return " ".join(cell_name(x, y) for x, y in cells) if cells else "none"
 
@@ -540,7 +491,7 @@ def _run(args: argparse.Namespace) -> str:
         position = load_position(read_bytes(args.file), args.mines)
         analysis = analyze(position, trust_flags=args.trust_flags)
         if args.json:
-            return json.dumps(_analysis_json(analysis))
+            return json.dumps(analysis.to_json())
         return _analysis_text(analysis)
     layout = load_layout(read_bytes(args.file))
     result = solve(layout, args.start)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
-from typing import Literal
+from typing import Any, Literal
 
 from mineproof.analysis.constraints import (
     Clue,
@@ -80,6 +80,25 @@ class Analysis:
     def mine_cells(self) -> list[tuple[int, int]]:
         """Return the ``(x, y)`` cells that are mines in every arrangement."""
         return self.position.board.mask_to_xy(self.mine_mask)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the analysis as JSON data: ``width``, ``height``, ``mines``, ``safe`` and
+        ``mine`` (cells as ``[x, y]``), ``probabilities`` (rows of floats, ``None`` for opened
+        cells), ``arrangements`` (a decimal string: it can be huge) and ``flags`` (each
+        flag's cell and status)."""
+        position = self.position
+        return {
+            "width": position.width,
+            "height": position.height,
+            "mines": position.mines,
+            "safe": [list(c) for c in self.safe_cells],
+            "mine": [list(c) for c in self.mine_cells],
+            "probabilities": self.float_probabilities(),
+            "arrangements": str(self.arrangements),
+            "flags": [
+                {"cell": list(xy), "status": status} for xy, status in self.flag_status().items()
+            ],
+        }
 
     def _repr_svg_(self) -> str:
         """Return the position with its probability heat map as SVG, for notebooks."""

@@ -1,5 +1,6 @@
 """Deductions in words, in nine languages, through gettext catalogs under ``locales/``."""
 
+from mineproof.explain.hint import Hint, hint
 from mineproof.explain.text import (
     LANGUAGES,
     explain,
@@ -12,9 +13,11 @@ from mineproof.explain.text import (
 
 __all__ = [
     "LANGUAGES",
+    "Hint",
     "explain",
     "grade_text",
     "guess_text",
+    "hint",
     "level_label",
     "level_name",
     "translations",
