@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
+import sqlite3
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
@@ -35,6 +36,7 @@ from mineproof.play import BenchRequest, run_bench
 from mineproof.play.replay import animation_svg, load_record
 from mineproof.render import analysis_grid, analysis_svg, percent, position_svg
 from mineproof.solve import SolveResult, solve
+from mineproof.web import run
 
 __all__ = ["main"]
 
@@ -111,6 +113,23 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"mineproof {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    pl = sub.add_parser(
+        "play",
+        help="play guess-free games in the browser, with explained hints",
+        description="Start the local web app and open it in a browser: guess-free games, "
+        "hints explained in nine languages, probabilities, an analysis board, statistics.",
+    )
+    pl.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback)")
+    pl.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free port)")
+    pl.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    pl.add_argument(
+        "--data",
+        type=Path,
+        metavar="DIR",
+        help="where games and statistics are kept (default: the per-user data folder)",
+    )
+    pl.add_argument("--quiet", action="store_true", help="do not log requests")
 
     an = sub.add_parser(
         "analyze",
@@ -498,9 +517,25 @@ def _run(args: argparse.Namespace) -> str:
     return json.dumps(_solve_json(result)) if args.json else _solve_text(result)
 
 
+def _play(args: argparse.Namespace) -> int:
+    """Run the web app until interrupted; a one-line error when it cannot start."""
+    try:
+        run(args.host, args.port, args.data, open_browser=not args.no_browser, quiet=args.quiet)
+    except sqlite3.Error as exc:
+        print(f"mineproof: error: {args.data or 'data folder'}: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        where = exc.filename or f"cannot listen on {args.host}:{args.port}"
+        print(f"mineproof: error: {where}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (0 ok, 1 bad input, 2 usage)."""
     args = _parser().parse_args(argv)
+    if args.command == "play":
+        return _play(args)
     source = getattr(args, "file", "-")
     try:
         out = _run(args)

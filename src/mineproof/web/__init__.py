@@ -1,0 +1,45 @@
+"""The local web app: play guess-free games with explained hints, probabilities and analysis.
+
+:func:`run` starts it; :class:`~mineproof.web.server.App` holds the routes and
+:class:`~mineproof.web.games.Games` the games, stored in SQLite by
+:class:`~mineproof.web.store.Store`.
+"""
+
+from __future__ import annotations
+
+import webbrowser
+from pathlib import Path
+
+from mineproof.web.games import Games
+from mineproof.web.server import App, allowed_hosts, make_server
+from mineproof.web.store import Store, default_data_dir
+
+__all__ = ["App", "Games", "Store", "default_data_dir", "run"]
+
+
+def run(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    data_dir: Path | None = None,
+    open_browser: bool = True,
+    quiet: bool = False,
+) -> None:
+    """Serve the web app on ``host:port`` until interrupted, keeping games in ``data_dir``
+    (default: :func:`default_data_dir`), and open the page in a browser unless told not to.
+
+    Raises ``OSError`` when the address is taken or the data directory cannot be used.
+    """
+    store = Store(data_dir or default_data_dir())
+    server = make_server(App(Games(store), allowed_hosts(host)), host, port, quiet=quiet)
+    shown = "localhost" if host in ("127.0.0.1", "::1") else host
+    url = f"http://{shown}:{server.server_address[1]}/"
+    print(f"mineproof: playing at {url} (games kept in {store.path}); Ctrl+C stops", flush=True)
+    if open_browser:
+        webbrowser.open(url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+        store.close()
