@@ -20,7 +20,7 @@ from typing import Any
 from mineproof.analysis import analyze
 from mineproof.board import Board, Layout, iter_bits
 from mineproof.errors import FormatError, IllegalMoveError, MineproofError
-from mineproof.explain import LANGUAGES, hint
+from mineproof.explain import LANGUAGES, hint, level_label
 from mineproof.game import Game
 from mineproof.generate import GenerationError, generate
 from mineproof.position import COVERED, FLAG, Position
@@ -287,7 +287,7 @@ class Games:
         forced = analysis.safe_mask | (analysis.mine_mask & ~position.flag_mask)
         if not forced:
             return True, None
-        return True, hint(position, lang).to_json()
+        return True, hint_json(position, lang)
 
     # --- help -------------------------------------------------------------------------------
 
@@ -299,8 +299,7 @@ class Games:
         ``IllegalMoveError`` when the game is over.
         """
         _check_lang(lang)
-        position = self._playing(game_id)
-        return hint(position, lang).to_json()
+        return hint_json(self._playing(game_id), lang)
 
     def probabilities(self, game_id: str) -> dict[str, Any]:
         """Return the exact mine probability of every cell of game ``game_id`` (rows of floats,
@@ -327,6 +326,14 @@ class Games:
     def stats(self) -> list[dict[str, Any]]:
         """Return the statistics per level and mode (see :meth:`Store.stats`)."""
         return self._store.stats()
+
+
+def hint_json(position: Position, lang: str, trust_flags: bool = False) -> dict[str, Any]:
+    """Return the hint for ``position`` as JSON data, with ``label``: the level of technique
+    in words (empty for a guess)."""
+    found = hint(position, lang, trust_flags=trust_flags)
+    label = "" if found.level == 0 else level_label(found.level, lang)
+    return {**found.to_json(), "label": label}
 
 
 def _check_lang(lang: str) -> None:

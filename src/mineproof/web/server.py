@@ -37,10 +37,10 @@ from urllib.parse import parse_qs, urlsplit
 from mineproof import __version__
 from mineproof.analysis import analyze
 from mineproof.errors import FormatError, IllegalMoveError, InconsistentPositionError
-from mineproof.explain import LANGUAGES, hint
+from mineproof.explain import LANGUAGES
 from mineproof.formats import load_position
 from mineproof.generate import GenerationError
-from mineproof.web.games import LEVELS, MAX_SIDE, GameNotFound, Games
+from mineproof.web.games import LEVELS, MAX_SIDE, GameNotFound, Games, hint_json
 
 __all__ = ["App", "Response", "allowed_hosts", "make_server", "serve_in_thread"]
 
@@ -51,6 +51,7 @@ STATIC = {
     "app.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
     "i18n.json": "application/json; charset=utf-8",
+    "favicon.svg": "image/svg+xml",
 }
 """The only files served: the page and its assets, read from the installed package."""
 
@@ -150,6 +151,8 @@ class App:
         url = urlsplit(target)
         path = url.path
         query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+        if path == "/favicon.ico":
+            path = "/static/favicon.svg"
         if path == "/" or path.startswith("/static/"):
             self._method(method, "GET")
             return self._static("index.html" if path == "/" else path.removeprefix("/static/"))
@@ -255,7 +258,7 @@ class App:
                 "text": position.text(),
             },
             "analysis": analysis.to_json(),
-            "hint": hint(position, lang, trust_flags=trust).to_json(),
+            "hint": hint_json(position, lang, trust),
         }
 
 
