@@ -1,4 +1,4 @@
-# `make run`: set up the local venv and analyse the shipped example position.
+# `make run`: set up the local venv and start the web app (mineproof play).
 # `make test`: set up the local venv and run the tests, ruff and mypy --strict.
 PYTHON ?= python3
 VENV := .venv
@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/mineproof analyze examples/intermediate-midgame.txt
+	$(BIN)/mineproof play
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
