@@ -15,6 +15,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from mineproof.analysis import analyze
+from mineproof.board import Board, Layout, iter_bits
+from mineproof.game import Game
 from mineproof.web import App, Games, Store
 from mineproof.web.server import allowed_hosts, make_server, serve_in_thread
 
@@ -33,13 +36,19 @@ if not Path(CHROMIUM).exists() and not os.environ.get("CI"):
 
 
 @pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    store = Store(tmp_path_factory.mktemp("data"))
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    """The server's store: tests read hidden layouts from it, as an oracle the page never is."""
+    kept = Store(tmp_path_factory.mktemp("data"))
+    yield kept
+    kept.close()
+
+
+@pytest.fixture(scope="module")
+def base_url(store: Store) -> Iterator[str]:
     server = make_server(App(Games(store), allowed_hosts("127.0.0.1")), "127.0.0.1", 0, True)
     stop = serve_in_thread(server)
     yield f"http://127.0.0.1:{server.server_address[1]}/"
     stop()
-    store.close()
 
 
 @pytest.fixture(scope="module")
@@ -164,6 +173,59 @@ def test_right_click_flags_and_unflags(page: Page) -> None:
     _wait_move(page, 2)
     assert page.get_attribute(_cell(page, "board", x, y), "data-state") == "covered"
     assert int(page.inner_text("#mines-left")) == left
+
+
+def test_a_long_press_flags_on_touch(page: Page) -> None:
+    _start(page, "beginner", 4, 4)
+    covered = _cell(page, "board", *_first_covered(page))
+    page.dispatch_event(covered, "pointerdown", {"pointerType": "touch", "bubbles": True})
+    page.wait_for_timeout(700)
+    page.dispatch_event(covered, "pointerup", {"pointerType": "touch", "bubbles": True})
+    _wait_move(page, 1)
+    assert page.get_attribute(covered, "data-state") == "flag"
+    # A short touch does not flag (the press is cancelled before the delay).
+    other = page.locator("#board .cell[data-state=covered]").nth(1)
+    other.dispatch_event("pointerdown", {"pointerType": "touch", "bubbles": True})
+    other.dispatch_event("pointerup", {"pointerType": "touch", "bubbles": True})
+    page.wait_for_timeout(700)
+    assert other.get_attribute("data-state") == "covered"
+    assert _moves(page) == 2
+
+
+def _first_covered(page: Page) -> tuple[int, int]:
+    cell = page.locator("#board .cell[data-state=covered]").first
+    return int(cell.get_attribute("data-x") or 0), int(cell.get_attribute("data-y") or 0)
+
+
+def test_the_tutor_shows_the_forced_move_after_a_needless_guess(page: Page, store: Store) -> None:
+    _start(page, "expert", 15, 8)
+    row = store.load(page.get_attribute("#board", "data-game") or "")
+    assert row is not None and row.layout is not None
+    game = Game(Layout(Board(row.width, row.height), int(row.layout, 16)))
+    for _, x, y in row.moves:
+        game.reveal(x, y)
+    analysis = analyze(game.position())
+    assert analysis.safe_mask, "a guess-free board has a forced safe cell after the opening"
+    # A covered cell that is safe in the hidden layout but not proven safe: a lucky guess.
+    guess = next(
+        i
+        for i in iter_bits(game.position().covered_mask)
+        if not game.layout.is_mine(i) and not analysis.safe_mask >> i & 1
+    )
+    page.click(_cell(page, "board", *game.board.xy(guess)))
+    _wait_move(page, 1)
+    message = page.locator("#message")
+    assert "tutor" in (message.get_attribute("class") or "")
+    assert message.inner_text().startswith("That was a guess")
+    marked = page.locator("#board .hint-safe, #board .hint-mine")
+    assert marked.count() >= 1
+    for k in range(marked.count()):
+        x, y = (
+            int(marked.nth(k).get_attribute("data-x") or 0),
+            int(marked.nth(k).get_attribute("data-y") or 0),
+        )
+        i = game.board.index(x, y)
+        assert (analysis.safe_mask | analysis.mine_mask) >> i & 1
 
 
 def test_keyboard_moves_the_cursor_and_opens(page: Page) -> None:
