@@ -1,0 +1,212 @@
+"""The SQLite store of the web app: rows round-trip, statistics, the data folder."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from mineproof.web.store import GameRow, Store, default_data_dir
+
+
+def _row(game_id: str = "g1", **fields: object) -> GameRow:
+    row = GameRow(
+        id=game_id,
+        level="custom",
+        width=20,
+        height=7,
+        mines=30,
+        guess_free=False,
+        seed="5eed" * 8,
+        created=1_700_000_000.125,
+    )
+    for name, value in fields.items():
+        setattr(row, name, value)
+    return row
+
+
+def test_new_row_round_trips(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    row = _row()
+    store.save(row)
+    loaded = store.load("g1")
+    assert loaded == row
+    assert loaded is not None and loaded.layout is None and loaded.started is None
+    assert loaded.guess_free is False and loaded.moves == []
+    store.close()
+
+
+def test_played_row_round_trips_and_survives_reopening(tmp_path: Path) -> None:
+    row = _row(
+        layout=format((1 << 139) | 0xBEEF, "x"),
+        moves=[("open", 3, 4), ("flag", 0, 6), ("unflag", 0, 6), ("chord", 19, 0)],
+        state="lost",
+        guesses=2,
+        started=1_700_000_010.5,
+        finished=1_700_000_099.75,
+        guess_free=True,
+    )
+    store = Store(tmp_path)
+    store.save(row)
+    store.close()
+    again = Store(tmp_path)
+    loaded = again.load("g1")
+    assert loaded == row
+    assert loaded is not None and type(loaded.guess_free) is bool
+    assert all(type(m) is tuple for m in loaded.moves)
+    assert int(loaded.layout or "0", 16) == (1 << 139) | 0xBEEF
+    again.close()
+
+
+def test_save_replaces_and_load_misses(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.save(_row())
+    store.save(_row(moves=[("open", 1, 1)], state="playing"))
+    store.save(_row("g2"))
+    loaded = store.load("g1")
+    assert loaded is not None and loaded.moves == [("open", 1, 1)] and loaded.state == "playing"
+    assert store.load("g3") is None
+    assert store.load("") is None
+    store.close()
+
+
+def test_store_file_in_a_new_nested_folder(tmp_path: Path) -> None:
+    store = Store(tmp_path / "a" / "b")
+    assert store.path == tmp_path / "a" / "b" / "mineproof.sqlite3"
+    assert store.path.is_file()
+    store.close()
+
+
+def test_store_refuses_a_file_as_folder_and_a_file_that_is_no_database(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(OSError):
+        Store(blocker)
+    (tmp_path / "mineproof.sqlite3").write_bytes(b"not a database at all " * 64)
+    with pytest.raises(sqlite3.Error):
+        Store(tmp_path)
+
+
+def test_saves_from_many_threads(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+
+    def work(t: int) -> None:
+        for k in range(40):
+            store.save(_row(f"t{t}-{k}", moves=[("open", t, k)], guesses=k))
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for t in range(12):
+        for k in range(40):
+            loaded = store.load(f"t{t}-{k}")
+            assert loaded is not None and loaded.moves == [("open", t, k)]
+    store.close()
+
+
+def test_stats(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    assert store.stats() == []
+    rows = [
+        # beginner, guess-free: two wins (50 s, 20.5 s), one loss, one in progress
+        _row("a", level="beginner", guess_free=True, state="won", started=100.0, finished=150.0),
+        _row("b", level="beginner", guess_free=True, state="won", started=10.0, finished=30.5),
+        _row("c", level="beginner", guess_free=True, state="lost", guesses=3, started=1.0),
+        _row("d", level="beginner", guess_free=True, state="playing", guesses=5, started=1.0),
+        _row("e", level="beginner", guess_free=True, state="new"),
+        # beginner, random boards: one loss
+        _row("f", level="beginner", guess_free=False, state="lost", guesses=1, started=1.0),
+        # expert: never clicked only
+        _row("g", level="expert", guess_free=True, state="new"),
+        # custom random: a win with 4 guesses in 7 s
+        _row("h", state="won", guesses=4, started=3.0, finished=10.0),
+    ]
+    for row in rows:
+        store.save(row)
+    assert store.stats() == [
+        {
+            "level": "beginner",
+            "guess_free": True,
+            "played": 3,
+            "won": 2,
+            "in_progress": 1,
+            "best_time": 20.5,
+            "guesses_per_game": 1.0,
+        },
+        {
+            "level": "beginner",
+            "guess_free": False,
+            "played": 1,
+            "won": 0,
+            "in_progress": 0,
+            "best_time": None,
+            "guesses_per_game": 1.0,
+        },
+        {
+            "level": "custom",
+            "guess_free": False,
+            "played": 1,
+            "won": 1,
+            "in_progress": 0,
+            "best_time": 7.0,
+            "guesses_per_game": 4.0,
+        },
+    ]
+    store.close()
+
+
+# --- the data folder ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def linux(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    return tmp_path
+
+
+def test_data_dir_follows_xdg_data_home(linux: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(linux / "xdg"))
+    assert default_data_dir() == linux / "xdg" / "mineproof"
+
+
+@pytest.mark.parametrize("value", [None, ""])
+def test_data_dir_default_on_linux(
+    linux: Path, monkeypatch: pytest.MonkeyPatch, value: str | None
+) -> None:
+    if value is None:
+        monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_DATA_HOME", value)
+    assert default_data_dir() == linux / "home" / ".local" / "share" / "mineproof"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="store.py default_data_dir uses a relative XDG_DATA_HOME as is; the XDG Base "
+    "Directory spec says a relative path is invalid and must be ignored",
+)
+def test_data_dir_ignores_a_relative_xdg_data_home(
+    linux: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", "relative/data")
+    assert default_data_dir() == linux / "home" / ".local" / "share" / "mineproof"
+
+
+def test_data_dir_on_macos(linux: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "platform", "darwin")
+    monkeypatch.setenv("XDG_DATA_HOME", str(linux / "xdg"))
+    assert default_data_dir() == linux / "home" / "Library" / "Application Support" / "mineproof"
+
+
+def test_data_dir_on_windows(linux: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.setenv("APPDATA", str(linux / "roaming"))
+    assert default_data_dir() == linux / "roaming" / "mineproof"
+    monkeypatch.delenv("APPDATA")
+    assert default_data_dir() == linux / "home" / "AppData" / "Roaming" / "mineproof"
