@@ -13,6 +13,7 @@ import pytest
 from mineproof.board import Board, Layout
 from mineproof.cli import main
 from mineproof.formats import format_mbf
+from mineproof.play import play_game
 from mineproof.solve import solve
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -235,3 +236,19 @@ def test_grade_and_explain(capsys: pytest.CaptureFixture[str]) -> None:
 def test_svg_write_failure_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "hint", str(EXAMPLE), "--svg", "/nonexistent/dir/x.svg")
     assert status == 1 and err.startswith("mineproof: error: ") and err.count("\n") == 1
+
+
+def test_gif_replay_write_failure_is_one_line_and_leaves_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record: dict[str, object] = {}
+    play_game(Board(9, 9), 10, random.Random(2), "classic", "best", record)
+    game = write(tmp_path, "game.json", json.dumps(record))
+    taken = tmp_path / "taken.gif"
+    taken.mkdir()  # a folder where the file should go: the rename fails
+    for out in ("/nonexistent/dir/x.gif", str(taken)):
+        status, stdout, err = run(capsys, "replay", game, "--out", out)
+        assert status == 1 and stdout == "" and err.count("\n") == 1
+        assert err.startswith("mineproof: error: ") and f"cannot write {out}" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "taken.gif"]
+    assert not any(taken.iterdir())

@@ -33,7 +33,7 @@ from mineproof.formats import format_mbf, load_layout, load_position, read_bytes
 from mineproof.generate import check_arguments
 from mineproof.logic import grade, logic_steps
 from mineproof.play import BenchRequest, run_bench
-from mineproof.play.replay import animation_svg, load_record
+from mineproof.play.replay import animation_gif, animation_svg, load_record
 from mineproof.render import analysis_grid, analysis_svg, percent, position_svg
 from mineproof.solve import SolveResult, solve
 from mineproof.web import run
@@ -214,10 +214,12 @@ def _parser() -> argparse.ArgumentParser:
         "replay",
         help="a recorded game as an animation, move by move",
         description="Check a recorded game (from bench --record) against the rules and draw it "
-        "as an animated SVG, one move at a time.",
+        "as an animated SVG or GIF (by the name of --out), one move at a time.",
     )
     rp.add_argument("file", metavar="GAME.json", help="a recorded game")
-    rp.add_argument("--out", required=True, metavar="OUT.svg", help="the animation to write")
+    rp.add_argument(
+        "--out", required=True, metavar="OUT.svg|OUT.gif", help="the animation to write"
+    )
     rp.add_argument("--speed", type=float, default=0.15, metavar="SECONDS", help="seconds per move")
     return parser
 
@@ -327,8 +329,11 @@ def _bench(args: argparse.Namespace) -> str:
 
 
 def _replay(args: argparse.Namespace) -> str:
-    if not args.out.endswith(".svg"):
-        raise FormatError(f"{args.out}: only SVG animations can be written (name it .svg)")
+    kind = Path(args.out).suffix.lower()
+    if kind not in (".svg", ".gif"):
+        raise FormatError(
+            f"{args.out}: only SVG or GIF animations can be written (name it .svg or .gif)"
+        )
     if not args.speed > 0:
         raise FormatError("--speed must be a positive number of seconds")
     data = read_bytes(args.file)
@@ -337,7 +342,10 @@ def _replay(args: argparse.Namespace) -> str:
     except UnicodeDecodeError:
         raise FormatError("not a recorded game: not UTF-8 text") from None
     record = load_record(text)
-    _write_text(args.out, animation_svg(record, args.speed))
+    if kind == ".gif":
+        _write_bytes(Path(args.out), animation_gif(record, args.speed))
+    else:
+        _write_text(args.out, animation_svg(record, args.speed))
     return f"wrote {args.out}: {len(record['moves'])} moves, {record['outcome']}"
 
 
