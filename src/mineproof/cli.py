@@ -49,6 +49,17 @@ def _cell_xy(text: str) -> tuple[int, int]:
     return int(parts[0]), int(parts[1])
 
 
+def _port(text: str) -> int:
+    """Parse a TCP port, 0 to 65535 (0: any free port)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port {port} is outside 0..65535")
+    return port
+
+
 def _count(text: str) -> int:
     """Return a non-negative int; raises ``ArgumentTypeError`` otherwise."""
     if not text.isdigit():
@@ -121,7 +132,9 @@ def _parser() -> argparse.ArgumentParser:
         "hints explained in nine languages, probabilities, an analysis board, statistics.",
     )
     pl.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback)")
-    pl.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free port)")
+    pl.add_argument(
+        "--port", type=_port, default=8000, help="port (default 8000; 0: any free port)"
+    )
     pl.add_argument("--no-browser", action="store_true", help="do not open a browser")
     pl.add_argument(
         "--data",

@@ -8,6 +8,7 @@ layout is the oracle the checks compare every reply with. The player itself neve
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -204,11 +205,18 @@ class Server:
         return [s for s in (row.layout, row.seed) if s is not None and len(s) >= 8]
 
 
+def counted_seeds() -> Callable[[], str]:
+    """Return a source of layout seeds ``seed-00000000``, ``seed-00000001``, ...: the games of
+    a test are the same on every run, so a failure can be replayed."""
+    counter = itertools.count()
+    return lambda: f"seed-{next(counter):08d}"
+
+
 @contextmanager
 def running(data_dir: Path, clock: Callable[[], float]) -> Iterator[Server]:
     """Run a server on a free loopback port over ``data_dir`` until the block ends."""
     store = Store(data_dir)
-    games = Games(store, clock=clock)
+    games = Games(store, clock=clock, seeds=counted_seeds())
     http_server = make_server(App(games, allowed_hosts(HOST)), HOST, 0, quiet=True)
     stop = serve_in_thread(http_server)
     server = Server(data_dir, clock, store, games, http_server.server_address[1])

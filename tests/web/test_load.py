@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import threading
 
-import pytest
-
 from .conftest import HOST, JSON, Client, Played, Server, check_view, play
 
 GAMES = 50
@@ -69,12 +67,6 @@ def test_fifty_games_at_once(own_server: Server) -> None:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="server.py make_server keeps ThreadingHTTPServer's listen backlog of 5 "
-    "(request_queue_size): when more clients connect at once, the kernel's accept queue "
-    "overflows and connections are reset; set request_queue_size to e.g. 128",
-)
 def test_fifty_clients_connect_at_once(server: Server) -> None:
     for _ in range(3):
         errors = _burst(server)

@@ -186,11 +186,6 @@ def test_data_dir_default_on_linux(
     assert default_data_dir() == linux / "home" / ".local" / "share" / "mineproof"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="store.py default_data_dir uses a relative XDG_DATA_HOME as is; the XDG Base "
-    "Directory spec says a relative path is invalid and must be ignored",
-)
 def test_data_dir_ignores_a_relative_xdg_data_home(
     linux: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -43,6 +43,8 @@ def parse_grid(text: str, mines: int | None) -> Position:
         grid = json.loads(text)
     except json.JSONDecodeError as exc:
         raise FormatError(f"invalid JSON: {exc.msg}", line=exc.lineno, column=exc.colno) from exc
+    except (ValueError, RecursionError) as exc:  # a huge number, or nesting too deep
+        raise FormatError(f"invalid JSON: {exc}") from None
     if not isinstance(grid, list) or not all(isinstance(row, list) for row in grid):
         raise FormatError("an ms-toollib grid must be a JSON list of rows, each a list of ints")
     if not grid or not grid[0]:

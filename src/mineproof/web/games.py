@@ -106,13 +106,21 @@ def check_size(level: str, width: int, height: int, mines: int) -> tuple[int, in
 class Games:
     """Every game of one data directory: the ones in memory and the ones in the store.
 
-    ``clock`` gives the time in seconds (injected for tests). Thread-safe: moves on one game
-    are serialised by the game's lock; different games proceed in parallel.
+    ``clock`` gives the time in seconds and ``seeds`` the seed of each new game's layout
+    (random by default; injected by tests to make games reproducible, never the game ids).
+    Thread-safe: moves on one game are serialised by the game's lock; different games proceed
+    in parallel.
     """
 
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], float] = time.time,
+        seeds: Callable[[], str] = lambda: secrets.token_hex(16),
+    ) -> None:
         self._store = store
         self._clock = clock
+        self._seeds = seeds
         self._live: dict[str, _Live] = {}
         self._lock = threading.Lock()
 
@@ -133,7 +141,7 @@ class Games:
             height=height,
             mines=mines,
             guess_free=guess_free,
-            seed=secrets.token_hex(16),
+            seed=self._seeds(),
             created=self._clock(),
         )
         self._store.save(row)
@@ -168,7 +176,8 @@ class Games:
         mines left, time, guesses; the mines only once the game is over."""
         row, game = live.row, live.game
         now = self._clock()
-        elapsed = 0.0 if row.started is None else (row.finished or now) - row.started
+        end = now if row.finished is None else row.finished
+        elapsed = 0.0 if row.started is None else end - row.started
         out: dict[str, Any] = {
             "id": row.id,
             "level": row.level,

@@ -75,7 +75,9 @@ def default_data_dir() -> Path:
     elif sys.platform == "darwin":
         base = Path.home() / "Library" / "Application Support"
     else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+        xdg = os.environ.get("XDG_DATA_HOME", "")
+        # The XDG spec: a relative path is invalid and must be ignored.
+        base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".local" / "share"
     return base / "mineproof"
 
 
