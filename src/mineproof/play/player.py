@@ -242,9 +242,9 @@ def _off_edge(position: Position, off: int, flags: int) -> list[int]:
     covered = position.covered_mask & ~flags
     chosen = 0
     w = board.width
-    for i in iter_bits(position.number_mask | (~position.covered_mask & board.full_mask)):
+    for i in iter_bits(board.full_mask & ~position.covered_mask):
         if not masks[i] & covered:
-            continue
+            continue  # a number with no covered neighbour left
         x, y = board.xy(i)
         for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2)):
             nx, ny = x + dx, y + dy
