@@ -169,7 +169,7 @@ class EndgameSearch:
     def best_cell(self, states: tuple[int, ...]) -> tuple[int, float] | None:
         """Return the cell that wins most often from ``states`` and its chance to win.
 
-        The lowest-index cell among equals; None when the budget runs out.
+        Among equals, the safest and then the lowest-index cell; None when the budget runs out.
         """
         n = len(states)
         best: tuple[int, float] | None = None

@@ -121,10 +121,6 @@ class Lookahead:
                 continue
             yield flagged + mines, counts
 
-    def safety(self, cell: int) -> float:
-        """Return the chance that ``cell`` is safe."""
-        return 1 - self.analysis.mine_counts[cell] / self.total
-
     def score(self, cell: int, bound: float = -1.0) -> Score:
         """Return ``cell`` weighed one move ahead (see :class:`Score`).
 
