@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import cache
 from itertools import combinations
 
+import pytest
+
 from mineproof.analysis import analyze
-from mineproof.board import Board, Layout
-from mineproof.game import Game
+from mineproof.analysis.constraints import constraints_of
+from mineproof.board import iter_bits
+from mineproof.play.endgame import EndgameSearch, arrangements
 from mineproof.play.player import _best, _endgame
 from mineproof.position import Position
+
+# The conftest fixture: (count, width, height, mines, most covered) -> positions.
+StuckPositions = Callable[[int, int, int, int, int], list[Position]]
 
 
 def neighbours(w: int, h: int, i: int) -> frozenset[int]:
@@ -54,33 +61,8 @@ def optimal(position: Position) -> dict[int, float]:
     return {c: value(everything, frozenset(), c) for c in covered}
 
 
-def guess_positions(count: int) -> list[Position]:
-    """Return positions of real small games where a guess is needed and few cells remain."""
-    found = []
-    for seed in range(2000):
-        rng = random.Random(seed)
-        board = Board(5, 4)
-        layout = Layout.random(board, 4, rng, (0, 0), "safe")
-        game = Game(layout)
-        game.reveal(0, 0)
-        while game.state == "playing":
-            analysis = analyze(game.position())
-            safe = analysis.safe_mask & ~game.opened_mask
-            if not safe:
-                break
-            for i in range(board.size):
-                if safe >> i & 1 and game.state == "playing":
-                    game.reveal(*board.xy(i))
-        position = game.position()
-        if game.state == "playing" and 3 <= position.covered_count <= 7:
-            found.append(position)
-            if len(found) == count:
-                break
-    return found
-
-
-def test_best_guess_is_optimal_in_small_end_games() -> None:
-    positions = guess_positions(25)
+def test_best_guess_is_optimal_in_small_end_games(stuck_positions: StuckPositions) -> None:
+    positions = [p for p in stuck_positions(60, 5, 4, 4, 7) if p.covered_count >= 3][:25]
     assert len(positions) == 25
     for position in positions:
         chances = optimal(position)
@@ -90,3 +72,64 @@ def test_best_guess_is_optimal_in_small_end_games() -> None:
         assert abs(chances[exact] - max(chances.values())) < 1e-9, position
         cell = _best(analysis, random.Random(0))
         assert abs(chances[cell] - max(chances.values())) < 1e-9, position
+
+
+def brute_arrangements(position: Position) -> set[int]:
+    """Return every mine set over the covered cells that fits the numbers and the total."""
+    masks = position.board.neighbour_masks()
+    covered = iter_bits(position.covered_mask)
+    numbers = [(i, c) for i, c in enumerate(position.cells) if c >= 0]
+    out = set()
+    for chosen in combinations(covered, position.mines):
+        m = sum(1 << c for c in chosen)
+        if all((masks[i] & m).bit_count() == c for i, c in numbers):
+            out.add(m)
+    return out
+
+
+@pytest.mark.parametrize(("size", "mines"), [((5, 4), 4), ((6, 5), 6)])
+def test_arrangements_match_brute_force(
+    stuck_positions: StuckPositions, size: tuple[int, int], mines: int
+) -> None:
+    for position in stuck_positions(12, *size, mines, 12):
+        cons = constraints_of(position)
+        got = arrangements(cons.unknown, cons.mines, cons.clues, 10_000)
+        assert got is not None and len(got) == len(set(got))
+        assert set(got) == brute_arrangements(position)
+
+
+def test_arrangements_give_up_past_the_limit() -> None:
+    position = Position.parse("4x4x3\n0HHH\nHHHH\nHHHH\nHHHH")
+    cons = constraints_of(position)
+    assert arrangements(cons.unknown, cons.mines, cons.clues, 10) is None
+
+
+@pytest.mark.parametrize(("size", "mines"), [((5, 4), 4), ((6, 5), 6)])
+def test_search_wins_as_often_as_brute_force(
+    stuck_positions: StuckPositions, size: tuple[int, int], mines: int
+) -> None:
+    positions = stuck_positions(12, *size, mines, 12)
+    assert len(positions) == 12
+    for position in positions:
+        chances = optimal(position)
+        cons = constraints_of(position)
+        states = arrangements(cons.unknown, cons.mines, cons.clues, 10_000)
+        assert states is not None
+        search = EndgameSearch(position.board.neighbour_masks(), iter_bits(cons.unknown), 10**6)
+        found = search.best_cell(tuple(states))
+        assert found is not None
+        cell, chance = found
+        assert chance == pytest.approx(max(chances.values())), position
+        assert chances[cell] == pytest.approx(chance), position
+        # The player's end game picks a cell just as good.
+        exact = _endgame(analyze(position, trust_flags=True))
+        assert exact is not None and chances[exact] == pytest.approx(chance)
+
+
+def test_search_gives_up_past_its_budget(stuck_positions: StuckPositions) -> None:
+    position = stuck_positions(1, 6, 5, 6, 12)[0]
+    cons = constraints_of(position)
+    states = arrangements(cons.unknown, cons.mines, cons.clues, 10_000)
+    assert states is not None and len(states) > 1
+    search = EndgameSearch(position.board.neighbour_masks(), iter_bits(cons.unknown), 0)
+    assert search.best_cell(tuple(states)) is None

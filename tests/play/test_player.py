@@ -11,7 +11,8 @@ from mineproof.analysis import analyze
 from mineproof.board import Board
 from mineproof.cli import main
 from mineproof.play import BenchRequest, Rules, Strategy, play_game, run_bench, wilson
-from mineproof.play.player import _safest
+from mineproof.play.lookahead import Lookahead
+from mineproof.play.player import _best, _candidates, _safest
 from mineproof.position import Position
 
 
@@ -81,3 +82,27 @@ def test_cli_bench_bad_input(
     status = main(["bench", *argv])
     err = capsys.readouterr().err
     assert status == 1 and err.count("\n") == 1 and needle in err
+
+
+def test_best_weighs_far_corners_after_a_number_in_the_corner() -> None:
+    # The first click at A1 showed a 1: its three neighbours hold a mine (1/3 each), every other
+    # cell is safer. The candidates are the cells two steps from the 1 and the corners (likely
+    # zeros); a corner survives the guess and the next one most often.
+    position = Position.parse("16x16x40\n1" + "H" * 15 + ("\n" + "H" * 16) * 15)
+    analysis = analyze(position, trust_flags=True)
+    board = position.board
+    cells = {board.xy(c) for c in _candidates(analysis, Lookahead(analysis))}
+    assert cells == {(2, 0), (0, 2), (15, 0), (0, 15), (15, 15)}
+    assert board.xy(_best(analysis, random.Random(0))) in {(15, 0), (0, 15), (15, 15)}
+
+
+def test_candidates_are_the_nearly_safest() -> None:
+    # A 1 at B2 (1/8 each around it) and 7 cells outside with the other mine (1/7 each):
+    # both groups are within 10 % of the best safety, every cell is a candidate.
+    position = Position.parse("4x4x2\nHHHH\nH1HH\nHHHH\nHHHH")
+    analysis = analyze(position, trust_flags=True)
+    cells = _candidates(analysis, Lookahead(analysis))
+    assert sorted(cells) == [c for c in range(16) if c != position.board.index(1, 1)]
+    # Safest first.
+    counts = [analysis.mine_counts[c] for c in cells]
+    assert counts == sorted(counts)

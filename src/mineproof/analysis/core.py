@@ -26,7 +26,16 @@ from mineproof.analysis.counting import ComponentCount
 from mineproof.board import iter_bits
 from mineproof.position import Position
 
-__all__ = ["Analysis", "FlagStatus", "analyze", "clear_cache", "component_counts", "forced_by"]
+__all__ = [
+    "Analysis",
+    "Counts",
+    "FlagStatus",
+    "analyze",
+    "clear_cache",
+    "component_counts",
+    "count_constraints",
+    "forced_by",
+]
 
 FlagStatus = Literal["proven", "unproven", "wrong", "trusted"]
 
@@ -262,41 +271,74 @@ def _combine(clues: list[Clue], outside: int, left: int) -> tuple[int, int, list
     return total, per_outside, boxes_out
 
 
-def _analyze(position: Position, trust_flags: bool) -> Analysis:
-    cons = constraints_of(position, trust_flags)
-    safe, mine, clues = propagate(cons.clues)
-    left = cons.mines - mine.bit_count()
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """The arrangements of some constraints, counted exactly (see :func:`count_constraints`).
+
+    ``total`` arrangements fit; ``safe`` and ``mine`` hold the unknown cells that are safe, or a
+    mine, in every one of them. ``boxes`` lists ``(mask, n)`` for the other cells some clue
+    sees, ``n`` being the arrangements with a mine in any one cell of ``mask``; ``outside``
+    holds the cells no clue sees, each a mine in ``per_outside`` arrangements.
+    """
+
+    total: int
+    safe: int
+    mine: int
+    boxes: list[tuple[int, int]]
+    outside: int
+    per_outside: int
+
+
+def count_constraints(unknown: int, mines: int, clues: list[Clue]) -> Counts:
+    """Return the exact counts of the arrangements of ``mines`` mines over ``unknown`` cells.
+
+    Each clue (reduced to ``unknown`` cells) must hold. Cheaper than :func:`analyze` when only
+    the counts matter: no position is built and no conflict is explained. Raises
+    :class:`~mineproof.analysis.constraints.Contradiction` when there is no arrangement.
+    """
+    safe, mine, clues = propagate(clues)
+    left = mines - mine.bit_count()
     if left < 0:
         raise Contradiction(())
     frontier = 0
     for clue in clues:
         frontier |= clue.mask
-    outside = cons.unknown & ~(frontier | safe | mine)
-    total, per_outside, boxes = _combine(clues, outside, left)
-
-    # Every unknown cell starts as an outside cell; known, flagged and frontier cells follow.
-    mine_counts = [per_outside if code < 0 else -1 for code in position.cells]
-    safe_mask = safe
-    mine_mask = mine
+    outside = unknown & ~(frontier | safe | mine)
+    total, per_outside, counted = _combine(clues, outside, left)
     if outside and per_outside == 0:
-        safe_mask |= outside
+        safe |= outside
+        outside = 0
     elif outside and per_outside == total:
-        mine_mask |= outside
-    for i in iter_bits(safe):
+        mine |= outside
+        outside = 0
+    boxes = []
+    for box, per_cell in counted:
+        if per_cell == 0:
+            safe |= box
+        elif per_cell == total:
+            mine |= box
+        else:
+            boxes.append((box, per_cell))
+    return Counts(total, safe, mine, boxes, outside, per_outside)
+
+
+def _analyze(position: Position, trust_flags: bool) -> Analysis:
+    cons = constraints_of(position, trust_flags)
+    counts = count_constraints(cons.unknown, cons.mines, cons.clues)
+    total = counts.total
+    # Every unknown cell starts as an outside cell; known, flagged and frontier cells follow.
+    mine_counts = [counts.per_outside if code < 0 else -1 for code in position.cells]
+    for i in iter_bits(counts.safe):
         mine_counts[i] = 0
-    for i in iter_bits(mine):
+    for i in iter_bits(counts.mine):
         mine_counts[i] = total
     if trust_flags:
         for i in iter_bits(position.flag_mask):
             mine_counts[i] = total
-    for box, per_cell in boxes:
-        if per_cell == 0:
-            safe_mask |= box
-        elif per_cell == total:
-            mine_mask |= box
+    for box, per_cell in counts.boxes:
         for i in iter_bits(box):
             mine_counts[i] = per_cell
-    return Analysis(position, trust_flags, total, tuple(mine_counts), safe_mask, mine_mask)
+    return Analysis(position, trust_flags, total, tuple(mine_counts), counts.safe, counts.mine)
 
 
 def forced_by(clues: list[Clue], unknown: int, mines: int | None = None) -> tuple[int, int]:

@@ -6,27 +6,28 @@ mine; when nothing is forced, the strategy picks a guess:
 
 - ``logic`` stops (the game is reported stuck);
 - ``safest`` opens a cell of lowest mine probability;
-- ``best`` looks one move ahead among the nearly safest cells: for each number the cell can show,
-  how likely that number is and whether the position it gives has a forced safe move; it opens
-  the cell with the best chance to be safe *and* lead to progress. When at most 8 covered cells
-  and 40 arrangements remain, it searches the rest of the game exactly and opens the cell that
-  wins most often.
+- ``best`` looks one move ahead among the nearly safest cells (and a few cells no clue sees):
+  for each number the cell can show, how likely that number is and how safe the best next move
+  of the position it gives is; it opens the cell with the best chance to survive both, leaving
+  dead cells (that can show only one number) for last (see :mod:`mineproof.play.lookahead`).
+  When at most 200 arrangements remain, it searches the rest of the game exactly and opens the
+  cell that wins most often (see :mod:`mineproof.play.endgame`).
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Any, Literal
 
 from mineproof.analysis import Analysis, analyze
 from mineproof.analysis.constraints import constraints_of, propagate
 from mineproof.board import Board, Layout, iter_bits
-from mineproof.errors import InconsistentPositionError
 from mineproof.formats import format_layout_text
 from mineproof.game import Game
-from mineproof.position import COVERED, Position
+from mineproof.play.endgame import EndgameSearch, arrangements
+from mineproof.play.lookahead import Lookahead, Score
+from mineproof.position import Position
 
 __all__ = ["RULES", "GameResult", "Outcome", "Rules", "Strategy", "play_game"]
 
@@ -40,10 +41,11 @@ RULES: dict[str, tuple[tuple[int, int], Literal["safe", "opening"]]] = {
 }
 """Benchmark rules: the first click and what it guarantees."""
 
-_NEAR_SAFEST = 0.02  # candidates for ``best``: within this of the lowest probability
-_CANDIDATES = 6
-_ENDGAME_CELLS = 8  # exact end-game search from this many covered cells down
-_ENDGAME_ARRANGEMENTS = 40
+_CUT_OFF = 0.9  # candidates for ``best``: at least this share of the best chance to be safe
+_CANDIDATES = 12  # at most this many cells some clue sees (the safest)
+_OFF_EDGE_ALL = 30  # weigh every cell no clue sees when there are at most this many
+_ENDGAME_ARRANGEMENTS = 200  # exact end-game search from this many arrangements down
+_ENDGAME_BUDGET = 20_000  # splits of a set of arrangements the search may make
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,111 +158,99 @@ def _safest(analysis: Analysis) -> int:
 
 
 def _endgame(analysis: Analysis) -> int | None:
-    """Return the guess that wins most often, by exact search, when few cells remain.
+    """Return the guess that wins most often, by exact search, when few arrangements remain.
 
-    Only when at most ``_ENDGAME_CELLS`` covered cells and ``_ENDGAME_ARRANGEMENTS``
-    arrangements are left; otherwise None.
+    Only when at most ``_ENDGAME_ARRANGEMENTS`` arrangements are left and the search fits its
+    budget of work (see :mod:`mineproof.play.endgame`); otherwise None.
     """
-    position = analysis.position
     if analysis.arrangements > _ENDGAME_ARRANGEMENTS:
         return None
-    unknown = position.covered_mask & ~position.flag_mask
-    cells = iter_bits(unknown)
-    if len(cells) > _ENDGAME_CELLS:
+    position = analysis.position
+    cons = constraints_of(position, trust_flags=True)
+    states = arrangements(cons.unknown, cons.mines, cons.clues, _ENDGAME_ARRANGEMENTS)
+    if states is None:
         return None
-    left = position.mines - position.flag_count
-    clues = constraints_of(position, trust_flags=True).clues
-    arrangements = []
-    for chosen in combinations(cells, left):
-        mask = sum(1 << c for c in chosen)
-        if all((mask & clue.mask).bit_count() == clue.mines for clue in clues):
-            arrangements.append(mask)
     masks = position.board.neighbour_masks()
-    memo: dict[tuple[tuple[int, ...], int], float] = {}
-
-    def win(states: tuple[int, ...], opened: int) -> float:
-        """Chance to win from here: ``states`` the arrangements left, ``opened`` our reveals."""
-        key = (states, opened)
-        if key in memo:
-            return memo[key]
-        always = unknown & ~opened
-        for m in states:
-            always &= m
-        if all(unknown & ~opened & ~m == 0 for m in states):
-            memo[key] = 1.0  # every safe cell is open: the game is won
-            return 1.0
-        best = 0.0
-        for c in iter_bits(unknown & ~opened & ~always):
-            groups: dict[int, list[int]] = {}
-            for m in states:
-                if not m >> c & 1:
-                    groups.setdefault((m & masks[c]).bit_count(), []).append(m)
-            value = sum(
-                len(g) / len(states) * win(tuple(g), opened | 1 << c) for g in groups.values()
-            )
-            best = max(best, value)
-        memo[key] = best
-        return best
-
-    states = tuple(arrangements)
-    best_cell = None
-    best_value = -1.0
-    for c in cells:
-        groups: dict[int, list[int]] = {}
-        for m in states:
-            if not m >> c & 1:
-                groups.setdefault((m & masks[c]).bit_count(), []).append(m)
-        value = sum(len(g) / len(states) * win(tuple(g), 1 << c) for g in groups.values())
-        if value > best_value + 1e-12:
-            best_cell, best_value = c, value
-    return best_cell
+    found = EndgameSearch(masks, iter_bits(cons.unknown), _ENDGAME_BUDGET).best_cell(tuple(states))
+    return None if found is None else found[0]
 
 
 def _best(analysis: Analysis, rng: random.Random) -> int:
-    """Return the nearly-safest cell whose reveal most likely leads to a forced safe move.
+    """Return the guess with the best chance to survive it and the move after it.
 
-    When few cells remain, the cell that wins most often, found by exact search.
+    When few cells remain, the cell that wins most often, found by exact search. Otherwise each
+    candidate (see :func:`_candidates`) is weighed by :meth:`Lookahead.score`: living cells
+    before dead ones, then secondary safety, then progress and expected clears.
     """
     exact = _endgame(analysis)
     if exact is not None:
         return exact
-    choices = _choices(analysis)
-    total = analysis.arrangements
-    lowest = choices[0][0]
-    near = [(n, i) for n, i in choices if (n - lowest) / total <= _NEAR_SAFEST]
-    if len(near) == 1:
-        return near[0][1]
-    # Prefer cells on the frontier and near opened cells first: they tell the most.
-    position = analysis.position
-    candidates = sorted(near, key=lambda c: (c[0], -_opened_neighbours(position, c[1])))
-    # Corners have the fewest neighbours, so the best chance to show a 0 and open an area:
-    # always weigh the nearly-safest ones too, however far from the opened cells.
-    board = position.board
-    corners = {0, board.width - 1, board.size - board.width, board.size - 1}
-    shortlist = candidates[:_CANDIDATES]
-    shortlist += [c for c in candidates[_CANDIDATES:] if c[1] in corners]
-    best_cell = candidates[0][1]
-    best_score = -1.0
-    for n, cell in shortlist:
-        safe_weight = total - n
-        if not safe_weight:
-            continue
-        progress = 0
-        for value in range(len(position.board.neighbours(cell)) + 1):
-            cells = list(position.cells)
-            cells[cell] = value
-            try:
-                after = analyze(Position(position.board, tuple(cells), position.mines), True)
-            except InconsistentPositionError:
-                continue
-            if after.safe_mask:
-                progress += after.arrangements
-        score = safe_weight / total * (0.5 + progress / safe_weight) / 1.5
-        if score > best_score:
-            best_cell, best_score = cell, score
     del rng
-    return best_cell
+    look = Lookahead(analysis)
+    best: Score | None = None
+    for cell in _candidates(analysis, look):
+        bound = best.secondary if best is not None and not best.dead else -1.0
+        score = look.score(cell, bound)
+        if score.pruned:
+            continue
+        if best is None or score.key() > best.key():
+            best = score
+    assert best is not None
+    return best.cell
 
 
-def _opened_neighbours(position: Position, cell: int) -> int:
-    return sum(position.cells[n] != COVERED for n in position.board.neighbours(cell))
+def _candidates(analysis: Analysis, look: Lookahead) -> list[int]:
+    """Return the cells worth weighing one move ahead, safest first.
+
+    Cells some clue sees, whose chance to be safe is within ``_CUT_OFF`` of the best; and when
+    the cells no clue sees are about as safe, a few of those (they all share one probability):
+    all of them when few, otherwise those two cells straight away from a number (their reveal
+    may link up with it) and those with few covered neighbours (corners: likely zeros).
+    """
+    position = analysis.position
+    counts = analysis.mine_counts
+    total = analysis.arrangements
+    flags = position.flag_mask
+    frontier = 0
+    for clue in look.constraints.clues:
+        frontier |= clue.mask
+    unknown = look.constraints.unknown & ~analysis.mine_mask
+    lowest = min(counts[i] for i in iter_bits(unknown))
+    best_safety = 1 - lowest / total
+    on_edge = [
+        (counts[i], i)
+        for i in iter_bits(unknown & frontier)
+        if 1 - counts[i] / total >= best_safety * _CUT_OFF
+    ]
+    on_edge.sort()
+    cells = [i for _, i in on_edge[:_CANDIDATES]]
+    off = unknown & ~frontier
+    if off:
+        off_safety = 1 - counts[(off & -off).bit_length() - 1] / total
+        if off_safety >= best_safety * _CUT_OFF:
+            cells += _off_edge(position, off, flags)
+    cells.sort(key=lambda i: (counts[i], i))
+    return cells
+
+
+def _off_edge(position: Position, off: int, flags: int) -> list[int]:
+    """Return the cells no clue sees that are worth weighing (see :func:`_candidates`)."""
+    board = position.board
+    if off.bit_count() <= _OFF_EDGE_ALL:
+        return iter_bits(off)
+    masks = board.neighbour_masks()
+    covered = position.covered_mask & ~flags
+    chosen = 0
+    w = board.width
+    for i in iter_bits(board.full_mask & ~position.covered_mask):
+        if not masks[i] & covered:
+            continue  # a number with no covered neighbour left
+        x, y = board.xy(i)
+        for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2)):
+            nx, ny = x + dx, y + dy
+            if 0 <= nx < w and 0 <= ny < board.height:
+                chosen |= 1 << (ny * w + nx)
+    for i in iter_bits(off & ~chosen):
+        if 1 < (masks[i] & covered).bit_count() < 4:
+            chosen |= 1 << i
+    return iter_bits(chosen & off)

@@ -1,0 +1,116 @@
+"""One move ahead: the what-if counts agree with analysing the position the reveal would give."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations
+
+import pytest
+
+from mineproof.analysis import analyze
+from mineproof.analysis.constraints import constraints_of
+from mineproof.analysis.core import Counts, count_constraints
+from mineproof.board import iter_bits
+from mineproof.play.lookahead import Lookahead, next_safety
+from mineproof.position import Position
+
+# The conftest fixture: (count, width, height, mines, most covered) -> positions.
+StuckPositions = Callable[[int, int, int, int, int], list[Position]]
+
+
+def test_reveals_match_the_analysis_of_each_number(stuck_positions: StuckPositions) -> None:
+    positions = stuck_positions(10, 8, 8, 10, 64)
+    assert len(positions) == 10
+    for position in positions:
+        analysis = analyze(position, trust_flags=True)
+        look = Lookahead(analysis)
+        for cell in iter_bits(position.covered_mask & ~analysis.mine_mask)[:6]:
+            seen = 0
+            for value, counts in look.reveals(cell):
+                cells = list(position.cells)
+                cells[cell] = value
+                after = analyze(Position(position.board, tuple(cells), position.mines), True)
+                assert counts.total == after.arrangements
+                assert counts.safe == after.safe_mask
+                seen += counts.total
+            # Every arrangement with the cell safe shows exactly one number.
+            assert seen == analysis.arrangements - analysis.mine_counts[cell]
+
+
+def test_score_is_an_expected_next_safety(stuck_positions: StuckPositions) -> None:
+    position = stuck_positions(1, 8, 8, 10, 64)[0]
+    analysis = analyze(position, trust_flags=True)
+    look = Lookahead(analysis)
+    cell = min(
+        iter_bits(position.covered_mask & ~analysis.mine_mask), key=analysis.mine_counts.__getitem__
+    )
+    score = look.score(cell)
+    expected = sum(
+        counts.total / analysis.arrangements * next_safety(counts)
+        for _, counts in look.reveals(cell)
+    )
+    assert score.secondary == pytest.approx(expected)
+    assert 0 < score.secondary <= score.safety <= 1
+    assert not score.pruned
+    # A bound above what the cell can reach stops the evaluation.
+    assert look.score(cell, bound=score.safety).pruned
+
+
+def test_dead_cells_are_those_that_can_show_one_number(stuck_positions: StuckPositions) -> None:
+    # Checked against the arrangements themselves: a cell is dead when every arrangement with
+    # it safe gives it the same number.
+    dead = 0
+    for position in stuck_positions(15, 5, 5, 5, 25):
+        analysis = analyze(position, trust_flags=True)
+        look = Lookahead(analysis)
+        masks = position.board.neighbour_masks()
+        cons = constraints_of(position, trust_flags=True)
+        fits = [
+            m
+            for chosen in combinations(iter_bits(cons.unknown), cons.mines)
+            if all(
+                ((m := sum(1 << c for c in chosen)) & clue.mask).bit_count() == clue.mines
+                for clue in cons.clues
+            )
+        ]
+        for cell in iter_bits(cons.unknown & ~analysis.mine_mask):
+            numbers = {(m & masks[cell]).bit_count() for m in fits if not m >> cell & 1}
+            assert look.score(cell).dead == (len(numbers) == 1)
+            dead += len(numbers) == 1
+    assert dead  # the games did show some dead cells
+
+
+def test_a_living_cell_is_not_dead() -> None:
+    position = Position.parse("4x4x2\nHHHH\nH1HH\nHHHH\nHHHH")
+    look = Lookahead(analyze(position, trust_flags=True))
+    assert not look.score(0).dead
+
+
+def test_next_safety_blends_the_two_safest_cells() -> None:
+    # A clue over three cells with one mine (1/3 each) and 3 outside cells with one mine.
+    counts = count_constraints(0b111111, 2, constraints_of(Position.parse("1x1x0\n0")).clues)
+    assert counts.outside == 0b111111  # no clue: every cell is outside
+    assert next_safety(counts) == pytest.approx(1 - 2 / 6)
+    boxes = Counts(total=12, safe=0, mine=0, boxes=[(0b1, 3), (0b110, 6)], outside=0, per_outside=0)
+    assert next_safety(boxes) == pytest.approx((4 * (1 - 3 / 12) + (1 - 6 / 12)) / 5)
+    assert next_safety(Counts(5, 0b1, 0, [], 0, 0)) == 1.0  # a safe cell: no guess needed
+    assert next_safety(Counts(1, 0, 0b11, [], 0, 0)) == 1.0  # only mines left: the game is won
+
+
+def test_count_constraints_counts_like_brute_force() -> None:
+    position = Position.parse("5x3x3\nHHHHH\nH2H1H\nHHHHH")
+    cons = constraints_of(position)
+    counts = count_constraints(cons.unknown, cons.mines, cons.clues)
+    cells = iter_bits(cons.unknown)
+    fits = [
+        sum(1 << c for c in chosen)
+        for chosen in combinations(cells, cons.mines)
+        if all(
+            (sum(1 << c for c in chosen) & clue.mask).bit_count() == clue.mines
+            for clue in cons.clues
+        )
+    ]
+    assert counts.total == len(fits)
+    for box, n in counts.boxes:
+        for c in iter_bits(box):
+            assert n == sum(1 for m in fits if m >> c & 1)
