@@ -11,7 +11,9 @@ mine; when nothing is forced, the strategy picks a guess:
   of the position it gives is; it opens the cell with the best chance to survive both, leaving
   dead cells (that can show only one number) for last (see :mod:`mineproof.play.lookahead`).
   When at most 200 arrangements remain, it searches the rest of the game exactly and opens the
-  cell that wins most often (see :mod:`mineproof.play.endgame`).
+  cell that wins most often (see :mod:`mineproof.play.endgame`). An isolated 50/50 (two cells
+  holding one mine that no number still to come can tell apart) is taken first: it must be
+  guessed some time, and a game lost on it is better lost before the work of the rest.
 """
 
 from __future__ import annotations
@@ -182,6 +184,9 @@ def _best(analysis: Analysis, rng: random.Random) -> int:
     candidate (see :func:`_candidates`) is weighed by :meth:`Lookahead.score`: living cells
     before dead ones, then secondary safety, then progress and expected clears.
     """
+    coin = isolated_fifty_fifty(analysis)
+    if coin is not None:
+        return coin
     exact = _endgame(analysis)
     if exact is not None:
         return exact
@@ -197,6 +202,42 @@ def _best(analysis: Analysis, rng: random.Random) -> int:
             best = score
     assert best is not None
     return best.cell
+
+
+def isolated_fifty_fifty(analysis: Analysis) -> int | None:
+    """Return a cell of an isolated 50/50, or None when there is none.
+
+    Cells ``a`` and ``b`` form one when an opened number needs exactly one more mine among its
+    covered cells, which are just ``a`` and ``b``; every neighbour of ``a`` and ``b`` is opened,
+    a known mine, or the other cell; and every number beside them sees no other unknown cell.
+    Then exactly one of them is a mine in every arrangement, each with probability 1/2, and
+    no cell opened later can border them: the guess is unavoidable and independent of the rest
+    of the game. Returns the lower index of the first such pair found.
+    """
+    position = analysis.position
+    cells = position.cells
+    masks = position.board.neighbour_masks()
+    known = analysis.mine_mask | position.flag_mask  # the player flags only proven mines
+    unknown = position.covered_mask & ~known
+    for i in iter_bits(position.number_mask):
+        open_near = masks[i] & unknown
+        if open_near.bit_count() != 2:
+            continue
+        if cells[i] - (masks[i] & known).bit_count() != 1:
+            continue
+        pair = open_near
+        # No covered unknown cell borders the pair but the pair itself...
+        border = 0
+        for c in iter_bits(pair):
+            border |= masks[c]
+        border &= ~pair
+        if border & unknown:
+            continue
+        # ...and no number beside the pair sees another unknown cell.
+        if any(masks[n] & unknown & ~pair for n in iter_bits(border & position.number_mask)):
+            continue
+        return (pair & -pair).bit_length() - 1
+    return None
 
 
 def _candidates(analysis: Analysis, look: Lookahead) -> list[int]:

@@ -1,0 +1,79 @@
+"""Isolated 50/50s: found only where no future number can help, and taken first."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from itertools import combinations
+
+from mineproof.analysis import analyze
+from mineproof.board import iter_bits
+from mineproof.play.player import _best, isolated_fifty_fifty
+from mineproof.position import Position
+
+# The conftest fixture: (count, width, height, mines, most covered) -> positions.
+StuckPositions = Callable[[int, int, int, int, int], list[Position]]
+
+
+def _arrangements(position: Position) -> list[int]:
+    """Every mine mask of the covered cells that fits the numbers and the mine total."""
+    board = position.board
+    covered = iter_bits(position.covered_mask)
+    masks = board.neighbour_masks()
+    found = []
+    for mines in combinations(covered, position.mines):
+        mask = sum(1 << c for c in mines)
+        if all(
+            (masks[i] & mask).bit_count() == position.cells[i]
+            for i in iter_bits(position.number_mask)
+        ):
+            found.append(mask)
+    return found
+
+
+def test_the_two_cells_of_a_closed_edge_are_an_isolated_fifty_fifty() -> None:
+    # Two cells above two 1s on a 2x2 board: nothing can ever tell them apart.
+    position = Position.parse("2x2x1\nHH\n11")
+    assert isolated_fifty_fifty(analyze(position)) == 0
+    # With a covered cell beside them, a later number may decide: not isolated.
+    assert isolated_fifty_fifty(analyze(Position.parse("3x2x1\nHHH\n11H"))) is None
+
+
+def test_best_takes_the_isolated_pair_before_the_rest() -> None:
+    # Left: A1/B1 hold one mine, walled in by the proven mines C1 and C2. Right: nine covered
+    # cells, some at 14 %, where a later number can still help.
+    position = Position.parse("6x3x5\nHHHHHH\n13HHHH\n012HHH")
+    analysis = analyze(position)
+    assert not analysis.safe_mask
+    cell = isolated_fifty_fifty(analysis)
+    assert cell is not None and position.board.xy(cell) == (0, 0)
+    assert _best(analysis, random.Random(0)) == cell
+    # The safest player would open a 14 % cell on the right instead.
+    assert analysis.mine_counts[cell] * 2 == analysis.arrangements
+
+
+def test_every_isolated_pair_is_an_independent_coin(stuck_positions: StuckPositions) -> None:
+    """Checked by enumeration on positions of real games: one mine in the pair in every
+    arrangement, each cell a mine in exactly half, and no covered cell beside the pair."""
+    seen = 0
+    for position in stuck_positions(400, 5, 5, 6, 14):
+        analysis = analyze(position)
+        cell = isolated_fifty_fifty(analysis)
+        if cell is None:
+            continue
+        seen += 1
+        masks = position.board.neighbour_masks()
+        everything = _arrangements(position)
+        assert len(everything) == analysis.arrangements
+        partners = [
+            p
+            for p in iter_bits(position.covered_mask)
+            if p != cell and all(((m >> cell) ^ (m >> p)) & 1 for m in everything)
+        ]
+        assert partners, f"no cell pairs with {cell} in every arrangement:\n{position}"
+        both = (1 << cell) | (1 << partners[0])
+        assert sum(1 for m in everything if m >> cell & 1) * 2 == len(everything)
+        border = (masks[cell] | masks[partners[0]]) & ~both
+        unknown = position.covered_mask & ~analysis.mine_mask
+        assert not border & unknown
+    assert seen >= 3, "too few isolated 50/50s to test"
