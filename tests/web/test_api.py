@@ -12,7 +12,6 @@ import json
 import re
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import threading
@@ -931,13 +930,16 @@ def test_grid_the_decoder_refuses_is_a_400(client: Client, text: str) -> None:
 
 
 def test_keep_alive_answers_without_delay(server: Server) -> None:
+    """With Nagle's algorithm on, *every* answer on a kept-alive connection waits for the
+    client's delayed ACK (about 40 ms). The fastest of 15 answers tells the two apart even on
+    a loaded machine, where a median might not."""
     client = server.client(keep_alive=True)
     times = []
     for _ in range(15):
         start = time.perf_counter()
         client.get("/api/meta").ok()
         times.append(time.perf_counter() - start)
-    assert statistics.median(times) < 0.02, times
+    assert min(times) < 0.03, times
 
 
 # --- mineproof play -------------------------------------------------------------------------
@@ -987,6 +989,27 @@ def test_play_command_serves_until_interrupted(tmp_path: Path) -> None:
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=30) == 0
         assert process.stderr is not None and process.stderr.read() == ""
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def test_play_command_warns_when_it_listens_beyond_this_machine(tmp_path: Path) -> None:
+    process = subprocess.Popen(
+        [*_play_command("--host", "0.0.0.0", "--port", "0", "--data", str(tmp_path))],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert _first_line(process).startswith("mineproof: playing at http://0.0.0.0:")
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 0
+        assert process.stderr is not None
+        warning = process.stderr.read()
+        assert warning.startswith("mineproof: warning: listening on 0.0.0.0, not only this")
+        assert warning.count("\n") == 1
     finally:
         if process.poll() is None:
             process.kill()

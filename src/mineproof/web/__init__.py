@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import sys
 import webbrowser
 from pathlib import Path
 
@@ -34,6 +35,13 @@ def run(
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     url = f"http://{shown}:{server.server_address[1]}/"
     print(f"mineproof: playing at {url} (games kept in {store.path}); Ctrl+C stops", flush=True)
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        print(
+            f"mineproof: warning: listening on {host or 'every interface'}, not only this "
+            "machine: anyone who can reach it can play and read the statistics",
+            file=sys.stderr,
+            flush=True,
+        )
     if open_browser:
         webbrowser.open(url)
     try:
