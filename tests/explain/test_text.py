@@ -104,3 +104,39 @@ def test_summaries_render(lang: str) -> None:
 def test_unknown_language() -> None:
     with pytest.raises(MineproofError, match="unknown language"):
         level_name(1, "xx")
+
+
+# The mine total leaves none for the cells no number needs: five safe cells and one mine,
+# proven together (from an intermediate solve).
+BOTH = Position.parse(
+    "16x16x40\nF2001FFF22110111\nF3111233F2F101F1\n12F1111113220111\n12222F1001F10000\n"
+    "2F21F21001110000\n3F42210000000000\n3F4F211011100111\nHHH33F101F1001F1\n"
+    "HHH3F21012210111\nH22F320001F10011\nH112F1000122101F\nH2111100002F4221\n"
+    "HF210111002FFF21\nH3F101F1001244F1\nHH32111100123F21\nHH2F1000001FF210"
+)
+
+
+def test_safe_cells_and_mines_proven_together_end_in_one_sentence() -> None:
+    found = [d for d in deductions(BOTH, trust_flags=True) if d.safe and d.mine]
+    assert found
+    for d in found:
+        text = explain(d)
+        assert text.count("So ") == 1, text
+        assert re.search(
+            r"So [A-P0-9, and]+ (is|are) safe and [A-P0-9, and]+ (is a mine|are mines)\.$", text
+        ), text
+    # Every language joins the two clauses in one sentence with the cells of both.
+    for lang in LANGUAGES:
+        text = explain(found[0], lang)
+        sentences = [s for s in re.split(r"(?<=[.。])\s*", text.strip()) if s]
+        last = sentences[-1]
+        for x, y in found[0].safe_cells + found[0].mine_cells:
+            assert f"{chr(65 + x)}{y + 1}" in last, (lang, last)
+
+
+@pytest.mark.parametrize("lang", ["ja", "zh"])
+def test_no_space_after_a_cjk_full_stop(lang: str) -> None:
+    text = explain(deductions(BOTH, trust_flags=True)[0], lang)
+    assert "\u3002" in text.rstrip("\u3002")
+    assert "\u3002 " not in text
+    assert "\u3002 " not in grade_text(True, 3, {1: 5, 3: 1}, lang)

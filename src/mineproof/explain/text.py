@@ -74,6 +74,16 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _sentences(parts: list[str]) -> str:
+    """Return the sentences as one text: a space after a full stop, none after a CJK one (。)."""
+    out = ""
+    for part in parts:
+        if out and not out.endswith("\u3002"):
+            out += " "
+        out += part
+    return out
+
+
 def _cells(t: gettext.NullTranslations, board: Board, mask: int) -> str:
     """Return the cells of ``mask`` as a list a person reads: "B3, C3 and D3"."""
     names = [board.name(i) for i in iter_bits(mask)]
@@ -117,7 +127,17 @@ def _clues(t: gettext.NullTranslations, position: Position, cells: tuple[int, ..
 
 
 def _conclusions(t: gettext.NullTranslations, board: Board, safe: int, mine: int) -> list[str]:
-    """Return "So B3 is safe." / "So C4 and D4 are mines." for the given cells."""
+    """Return "So B3 is safe." / "So C4 and D4 are mines." for the given cells, or one
+    sentence for both: "So B3 is safe and C4 is a mine."."""
+    if safe and mine:
+        safe_part = t.ngettext("{cells} is safe", "{cells} are safe", safe.bit_count())
+        mine_part = t.ngettext("{cells} is a mine", "{cells} are mines", mine.bit_count())
+        return [
+            t.gettext("So {safe} and {mine}.").format(
+                safe=safe_part.format(cells=_cells(t, board, safe)),
+                mine=mine_part.format(cells=_cells(t, board, mine)),
+            )
+        ]
     out = []
     if safe:
         out.append(
@@ -152,7 +172,7 @@ def explain(deduction: Deduction, lang: str = "en") -> str:
     }[d.rule](t, d)
     if d.rule != "two-clues":  # the two-clue text places its conclusions after each reason
         body += _conclusions(t, d.board, d.safe, d.mine)
-    return " ".join(_sentence(s) for s in body)
+    return _sentences([_sentence(s) for s in body])
 
 
 def _premise_clues(d: Deduction) -> dict[int, Clue]:
@@ -441,4 +461,4 @@ def grade_text(solved: bool, level: int, steps: dict[int, int], lang: str = "en"
             t.gettext("level {level}: {n}").format(level=lv, n=n) for lv, n in sorted(steps.items())
         ]
         parts.append(t.gettext("Steps per level: {list}.").format(list=t.gettext(", ").join(per)))
-    return " ".join(parts)
+    return _sentences(parts)
