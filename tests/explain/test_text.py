@@ -140,3 +140,12 @@ def test_no_space_after_a_cjk_full_stop(lang: str) -> None:
     assert "\u3002" in text.rstrip("\u3002")
     assert "\u3002 " not in text
     assert "\u3002 " not in grade_text(True, 3, {1: 5, 3: 1}, lang)
+
+
+def test_a_list_of_21_cells_takes_the_plural_in_russian() -> None:
+    # 21 mines left among 21 covered cells: every one is a mine.
+    position = Position.parse("7x3x21\nHHHHHHH\nHHHHHHH\nHHHHHHH")
+    found = deductions(position)
+    assert found and found[0].mine.bit_count() == 21
+    text = explain(found[0], "ru")
+    assert text.endswith("— мины."), text

@@ -74,6 +74,13 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _listed(mask: int) -> int:
+    """Return the number that picks the plural form of a sentence about the cells of ``mask``:
+    1 for one cell, else 2. It is a list of cells, not a numeral, so 21 cells take the plural
+    (Russian would otherwise agree with the final 1, as "21 мина" does)."""
+    return 1 if mask.bit_count() == 1 else 2
+
+
 def _sentences(parts: list[str]) -> str:
     """Return the sentences as one text: a space after a full stop, none after a CJK one (。)."""
     out = ""
@@ -130,8 +137,8 @@ def _conclusions(t: gettext.NullTranslations, board: Board, safe: int, mine: int
     """Return "So B3 is safe." / "So C4 and D4 are mines." for the given cells, or one
     sentence for both: "So B3 is safe and C4 is a mine."."""
     if safe and mine:
-        safe_part = t.ngettext("{cells} is safe", "{cells} are safe", safe.bit_count())
-        mine_part = t.ngettext("{cells} is a mine", "{cells} are mines", mine.bit_count())
+        safe_part = t.ngettext("{cells} is safe", "{cells} are safe", _listed(safe))
+        mine_part = t.ngettext("{cells} is a mine", "{cells} are mines", _listed(mine))
         return [
             t.gettext("So {safe} and {mine}.").format(
                 safe=safe_part.format(cells=_cells(t, board, safe)),
@@ -141,13 +148,13 @@ def _conclusions(t: gettext.NullTranslations, board: Board, safe: int, mine: int
     out = []
     if safe:
         out.append(
-            t.ngettext("So {cells} is safe.", "So {cells} are safe.", safe.bit_count()).format(
+            t.ngettext("So {cells} is safe.", "So {cells} are safe.", _listed(safe)).format(
                 cells=_cells(t, board, safe)
             )
         )
     if mine:
         out.append(
-            t.ngettext("So {cells} is a mine.", "So {cells} are mines.", mine.bit_count()).format(
+            t.ngettext("So {cells} is a mine.", "So {cells} are mines.", _listed(mine)).format(
                 cells=_cells(t, board, mine)
             )
         )
