@@ -14,14 +14,14 @@ from typing import Literal, overload
 
 from mineproof.errors import FormatError, IllegalMoveError
 
-__all__ = [
-    "MAX_SIDE",
-    "Board",
-    "FirstClick",
-    "Layout",
-    "cell_name",
-    "iter_bits",
-]
+__all__ = ["LEVELS", "MAX_SIDE", "Board", "FirstClick", "Layout", "cell_name", "iter_bits"]
+
+LEVELS: dict[str, tuple[int, int, int]] = {
+    "beginner": (9, 9, 10),
+    "intermediate": (16, 16, 40),
+    "expert": (30, 16, 99),
+}
+"""The standard levels: width, height, mines."""
 
 MAX_SIDE = 255
 FirstClick = Literal["safe", "opening", "none"]

@@ -20,7 +20,7 @@ from typing import Any
 from mineproof import __version__
 from mineproof.analysis import Analysis, analyze
 from mineproof.batch import BatchItem, BatchRequest, run_batch
-from mineproof.board import Board, cell_name
+from mineproof.board import LEVELS, Board, cell_name
 from mineproof.errors import FormatError, MineproofError
 from mineproof.explain import (
     LANGUAGES,
@@ -234,10 +234,10 @@ def _parser() -> argparse.ArgumentParser:
         "--out", required=True, metavar="OUT.svg|OUT.gif", help="the animation to write"
     )
     rp.add_argument("--speed", type=float, default=0.15, metavar="SECONDS", help="seconds per move")
+    rp.add_argument(
+        "--scale", type=int, default=1, metavar="N", help="GIF: cells of 16 x N pixels (1-8)"
+    )
     return parser
-
-
-LEVELS = {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (30, 16, 99)}
 
 
 def _write_text(path: str, text: str) -> None:
@@ -349,6 +349,8 @@ def _replay(args: argparse.Namespace) -> str:
         )
     if not args.speed > 0:
         raise FormatError("--speed must be a positive number of seconds")
+    if not 1 <= args.scale <= 8:
+        raise FormatError(f"--scale {args.scale} is outside 1..8")
     data = read_bytes(args.file)
     try:
         text = data.decode("utf-8")
@@ -356,7 +358,7 @@ def _replay(args: argparse.Namespace) -> str:
         raise FormatError("not a recorded game: not UTF-8 text") from None
     record = load_record(text)
     if kind == ".gif":
-        _write_bytes(Path(args.out), animation_gif(record, args.speed))
+        _write_bytes(Path(args.out), animation_gif(record, args.speed, args.scale))
     else:
         _write_text(args.out, animation_svg(record, args.speed))
     return f"wrote {args.out}: {len(record['moves'])} moves, {record['outcome']}"

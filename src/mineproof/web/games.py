@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mineproof.analysis import analyze
-from mineproof.board import Board, Layout, iter_bits
+from mineproof.board import LEVELS, Board, Layout, iter_bits
 from mineproof.errors import FormatError, IllegalMoveError, MineproofError
 from mineproof.explain import LANGUAGES, hint, level_label
 from mineproof.game import Game
@@ -26,10 +26,15 @@ from mineproof.generate import GenerationError, generate
 from mineproof.position import COVERED, FLAG, Position
 from mineproof.web.store import GameRow, Store
 
-__all__ = ["LEVELS", "MAX_SIDE", "GameNotFound", "Games", "MoveResult"]
-
-LEVELS = {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (30, 16, 99)}
-"""The standard levels: width, height, mines."""
+__all__ = [
+    "LEVELS",
+    "MAX_SIDE",
+    "GameNotFound",
+    "Games",
+    "MoveResult",
+    "check_size",
+    "hint_json",
+]
 
 MAX_SIDE = 100
 """The largest custom board side the web app plays (generation stays well under a second)."""
