@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -169,3 +170,18 @@ def test_pre_revealed_start_is_consistent_and_gentler() -> None:
     assert len(opened) > 0 and start_only.solved
     data = item.to_json(11)
     assert data["position"] == item.revealed.text() and len(data["revealed"]) == len(opened)
+
+
+def test_a_time_limit_stops_a_hopeless_search() -> None:
+    # 60 % mines on 100x100: each layout needs very many perturbations (minutes of work).
+    started = time.monotonic()
+    with pytest.raises(GenerationError, match="in the time allowed"):
+        generate(Board(100, 100), 6000, random.Random(1), start=(4, 4), seconds=0.5)
+    assert time.monotonic() - started < 60  # stopped soon after the limit, not minutes later
+
+
+def test_a_time_limit_does_not_change_the_board_found() -> None:
+    board = Board(30, 16)
+    free = generate(board, 99, random.Random(7))
+    limited = generate(board, 99, random.Random(7), seconds=600)
+    assert limited == free

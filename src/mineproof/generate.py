@@ -16,6 +16,7 @@ processes that make it.
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 from typing import Literal
 
@@ -114,6 +115,7 @@ def generate(
     max_level: int = 5,
     min_level: int = 1,
     budget: int = 200,
+    seconds: float | None = None,
 ) -> Generated:
     """Return a verified guess-free board of ``mines`` mines on ``board``.
 
@@ -121,13 +123,15 @@ def generate(
     given); ``safe`` keeps the start cell free (start: given, or the hint cell of the layout).
     ``max_level``/``min_level`` bound the hardest technique the solve needs (1-5). ``budget``
     bounds the work: that many fresh layouts, each perturbed up to a number of times that grows
-    with the board. Raises ``FormatError`` for bad arguments and :class:`GenerationError` when
-    no board was found within the budget.
+    with the board; ``seconds``, when given, bounds the time (a board found is the same with or
+    without it). Raises ``FormatError`` for bad arguments and :class:`GenerationError` when no
+    board was found within the budget or the time.
     """
     check_arguments(board, mines, rule, start, max_level, min_level)
     if start is None and rule == "opening":
         start = ((board.width - 1) // 2, (board.height - 1) // 2)
     tries_per_layout = 4 * board.size
+    deadline = None if seconds is None else time.monotonic() + seconds
     for _ in range(budget):
         if start is None:
             layout = Layout.random(board, mines, rng)
@@ -138,7 +142,7 @@ def generate(
             layout = Layout.random(board, mines, rng, start, rule)
             at = start
         found = _settle(
-            layout, at, rule, start is None, max_level, min_level, rng, tries_per_layout
+            layout, at, rule, start is None, max_level, min_level, rng, tries_per_layout, deadline
         )
         if found is not None:
             return Generated(*found)
@@ -157,8 +161,12 @@ def _settle(
     min_level: int,
     rng: random.Random,
     tries: int,
+    deadline: float | None = None,
 ) -> tuple[Layout, tuple[int, int], Grade | None] | None:
-    """Perturb one layout until it verifies, or give up after ``tries`` perturbations."""
+    """Perturb one layout until it verifies, or give up after ``tries`` perturbations.
+
+    Raises :class:`GenerationError` once ``time.monotonic()`` passes ``deadline``.
+    """
     board = layout.board
     i = board.index(*at)
     protected = board.start_area(i, "opening" if rule == "opening" else "safe")
@@ -166,6 +174,11 @@ def _settle(
     classes = _classes(board)
     work.reveal(i)
     for _ in range(tries):
+        if deadline is not None and time.monotonic() > deadline:
+            raise GenerationError(
+                f"no guess-free {board.width}x{board.height} board with "
+                f"{layout.mine_count} mines found in the time allowed"
+            )
         if work.play(max_level):
             candidate = Layout(board, work.mines)
             hint = hint_cell(candidate) if hinted else at

@@ -10,6 +10,7 @@ import pytest
 
 from mineproof.board import Board, Layout
 from mineproof.errors import FormatError, IllegalMoveError
+from mineproof.generate import GenerationError
 from mineproof.position import COVERED, FLAG
 from mineproof.solve import solve
 from mineproof.web.games import LEVELS, MAX_SIDE, GameNotFound, Games, check_size
@@ -289,3 +290,14 @@ def test_layout_seeds_are_random_by_default(tmp_path: Path) -> None:
         int(row.seed, 16)
         seeds.add(row.seed)
     assert len(seeds) == 20
+
+
+def test_a_hopeless_guess_free_board_is_refused_in_time_and_the_game_waits(
+    games: Games, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("mineproof.web.games._GENERATE_S", 0.3)
+    view = games.create("custom", 100, 100, 6000)
+    with pytest.raises(GenerationError, match="fewer mines"):
+        games.move(view["id"], "open", 50, 50)
+    after = games.view(view["id"])
+    assert after["state"] == "new" and after["moves"] == 0

@@ -39,7 +39,7 @@ __all__ = [
 MAX_SIDE = 100
 """The largest custom board side the web app plays (generation stays well under a second)."""
 
-_OPENING_AREA = 9  # the first click and its neighbours are mine-free
+_GENERATE_S = 10.0  # a guess-free board not found in this time is refused (422), not waited for
 
 
 class GameNotFound(MineproofError):
@@ -269,7 +269,9 @@ class Games:
         if not row.guess_free:
             return Layout.random(board, row.mines, rng, start=(x, y), rule="opening")
         try:
-            return generate(board, row.mines, rng, rule="opening", start=(x, y), budget=40).layout
+            return generate(
+                board, row.mines, rng, rule="opening", start=(x, y), budget=40, seconds=_GENERATE_S
+            ).layout
         except GenerationError as exc:
             raise GenerationError(f"{exc}; try another first cell or fewer mines") from exc
 
