@@ -149,3 +149,13 @@ def test_a_list_of_21_cells_takes_the_plural_in_russian() -> None:
     assert found and found[0].mine.bit_count() == 21
     text = explain(found[0], "ru")
     assert text.endswith("— мины."), text
+
+
+def test_spanish_says_e_before_a_cell_in_column_i() -> None:
+    from mineproof.explain.text import _join, translations
+
+    es = translations("es")
+    assert _join(es, ["H3", "I3"]) == "H3 e I3"
+    assert _join(es, ["I3", "J3"]) == "I3 y J3"
+    assert _join(translations("fr"), ["H3", "I3"]) == "H3 et I3"
+    assert _join(translations("en"), ["H3", "I3"]) == "H3 and I3"

@@ -106,9 +106,12 @@ def _cells(t: gettext.NullTranslations, board: Board, mask: int) -> str:
 def _join(t: gettext.NullTranslations, items: list[str]) -> str:
     if len(items) == 1:
         return items[0]
-    return t.gettext("{items} and {last}").format(
-        items=t.gettext(", ").join(items[:-1]), last=items[-1]
-    )
+    # Spanish says "e", not "y", before a word sounding "i": a cell in column I ("e I3").
+    if items[-1].startswith("I"):
+        template = t.pgettext("the last cell is in column I", "{items} and {last}")
+    else:
+        template = t.gettext("{items} and {last}")
+    return template.format(items=t.gettext(", ").join(items[:-1]), last=items[-1])
 
 
 def _flags_near(position: Position, cell: int) -> int:
