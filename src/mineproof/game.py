@@ -253,12 +253,9 @@ class Game:
             )
         return self._open((i,))
 
-    def chord(self, x: int, y: int) -> list[int]:
-        """Open every covered unflagged neighbour of the opened number at ``(x, y)``.
-
-        Acts only when the number equals its flagged neighbours; otherwise, or on a covered
-        cell, does nothing. Returns the indices newly opened, in the order opened. A wrong flag
-        loses the game: the safe neighbours are still opened, ``exploded`` is the first mine.
+    def chord_cells(self, x: int, y: int) -> list[int]:
+        """Return the cells a chord at ``(x, y)`` would open: the covered unflagged neighbours
+        of an opened number that equals its flagged neighbours; ``[]`` otherwise.
 
         Raises ``IllegalMoveError`` outside the board or after the end of the game.
         """
@@ -270,7 +267,19 @@ class Game:
         around = self._lists[i]
         if sum(1 for n in around if codes[n] == FLAG) != number:
             return []
-        return self._open(n for n in around if codes[n] == COVERED)
+        return [n for n in around if codes[n] == COVERED]
+
+    def chord(self, x: int, y: int) -> list[int]:
+        """Open every covered unflagged neighbour of the opened number at ``(x, y)``.
+
+        Acts only when the number equals its flagged neighbours (see :meth:`chord_cells`);
+        otherwise, or on a covered cell, does nothing. Returns the indices newly opened, in the
+        order opened. A wrong flag loses the game: the safe neighbours are still opened,
+        ``exploded`` is the first mine.
+
+        Raises ``IllegalMoveError`` outside the board or after the end of the game.
+        """
+        return self._open(self.chord_cells(x, y))
 
     def _open(self, starts: Iterable[int]) -> list[int]:
         """Open ``starts`` in order with flood fill; update the state; return the cells opened."""

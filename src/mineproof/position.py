@@ -152,14 +152,19 @@ class Position:
                 cells.append(code)
         return cls(board, tuple(cells), mines)
 
+    def rows(self) -> list[list[int]]:
+        """Return the cell codes row by row, top row first.
+
+        >>> Position.parse("2x2x1\\n1H\\nF1").rows()
+        [[1, -1], [-2, 1]]
+        """
+        w = self.board.width
+        return [list(self.cells[y * w : (y + 1) * w]) for y in range(self.board.height)]
+
     def text(self) -> str:
         """Return the position in JSMinesweeper's text format (the inverse of :meth:`parse`)."""
-        w = self.board.width
-        rows = [
-            "".join(_CODE_CHAR[c] for c in self.cells[y * w : (y + 1) * w])
-            for y in range(self.board.height)
-        ]
-        return f"{w}x{self.board.height}x{self.mines}\n" + "\n".join(rows)
+        rows = ["".join(_CODE_CHAR[c] for c in row) for row in self.rows()]
+        return f"{self.board.width}x{self.board.height}x{self.mines}\n" + "\n".join(rows)
 
     def __repr__(self) -> str:
         return f"Position.parse({self.text()!r})"

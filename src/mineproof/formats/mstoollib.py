@@ -75,11 +75,7 @@ def format_grid(position: Position) -> str:
     [[1,10,11],
      [1,1,1]]
     """
-    w = position.width
     rows = [
-        json.dumps(
-            [_FROM_CODE[c] for c in position.cells[y * w : (y + 1) * w]], separators=(",", ":")
-        )
-        for y in range(position.height)
+        json.dumps([_FROM_CODE[c] for c in row], separators=(",", ":")) for row in position.rows()
     ]
     return "[" + ",\n ".join(rows) + "]"

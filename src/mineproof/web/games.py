@@ -23,7 +23,7 @@ from mineproof.errors import FormatError, IllegalMoveError, MineproofError
 from mineproof.explain import LANGUAGES, hint, level_label
 from mineproof.game import Game
 from mineproof.generate import GenerationError, generate
-from mineproof.position import COVERED, FLAG, Position
+from mineproof.position import COVERED, Position
 from mineproof.web.store import GameRow, Store
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "GameNotFound",
     "Games",
     "MoveResult",
+    "check_lang",
     "check_size",
     "hint_json",
 ]
@@ -197,11 +198,9 @@ class Games:
             "moves": len(row.moves),
         }
         if game is None:
-            out["cells"] = [[COVERED] * row.width for _ in range(row.height)]
+            out["cells"] = _blank(row).rows()
             return out
-        codes = game.position().cells
-        w = row.width
-        out["cells"] = [list(codes[y * w : (y + 1) * w]) for y in range(row.height)]
+        out["cells"] = game.position().rows()
         if game.is_over:
             board = game.board
             out["mine_cells"] = [list(board.xy(i)) for i in iter_bits(game.layout.mines)]
@@ -223,7 +222,7 @@ class Games:
         """
         if kind not in ("open", "flag", "chord"):
             raise FormatError(f"unknown move {kind!r} (expected open, flag or chord)")
-        _check_lang(lang)
+        check_lang(lang)
         live = self._get(game_id)
         with live.lock:
             row = live.row
@@ -245,8 +244,7 @@ class Games:
                 guess, tutor = self._judge(live.game, kind, x, y, lang)
             game = live.game
             if kind == "flag":
-                i = y * row.width + x
-                if game.position().cells[i] == FLAG:
+                if game.flag_mask >> (y * row.width + x) & 1:
                     game.unflag(x, y)
                     kind = "unflag"
                 else:
@@ -280,21 +278,16 @@ class Games:
     ) -> tuple[bool, dict[str, Any] | None]:
         """Return whether the move opens a cell that is not proven safe, and the hint to show
         when it does although a forced move existed (flags are not trusted)."""
-        position = game.position()
         if kind == "flag":
             return False, None
+        position = game.position()
         i = y * position.width + x
-        codes = position.cells
         if kind == "open":
-            targets = 1 << i if codes[i] == COVERED else 0
+            targets = 1 << i if position.covered_mask >> i & 1 else 0
         else:
-            near = game.board.neighbours(i)
-            flags = sum(1 for n in near if codes[n] == FLAG)
             targets = 0
-            if codes[i] > 0 and flags == codes[i]:
-                for n in near:
-                    if codes[n] == COVERED:
-                        targets |= 1 << n
+            for n in game.chord_cells(x, y):
+                targets |= 1 << n
         if not targets:
             return False, None
         analysis = analyze(position)
@@ -314,7 +307,7 @@ class Games:
         Raises :class:`GameNotFound`, ``FormatError`` for an unknown language and
         ``IllegalMoveError`` when the game is over.
         """
-        _check_lang(lang)
+        check_lang(lang)
         return hint_json(self._playing(game_id), lang)
 
     def probabilities(self, game_id: str) -> dict[str, Any]:
@@ -335,8 +328,7 @@ class Games:
             if row.state in ("won", "lost"):
                 raise IllegalMoveError(f"the game is over ({row.state})")
             if live.game is None:
-                board = Board(row.width, row.height)
-                return Position(board, (COVERED,) * board.size, row.mines)
+                return _blank(row)
             return live.game.position()
 
     def stats(self) -> list[dict[str, Any]]:
@@ -352,7 +344,13 @@ def hint_json(position: Position, lang: str, trust_flags: bool = False) -> dict[
     return {**found.to_json(), "label": label}
 
 
-def _check_lang(lang: str) -> None:
+def _blank(row: GameRow) -> Position:
+    """Return the position of a game before its first click: every cell covered."""
+    board = Board(row.width, row.height)
+    return Position(board, (COVERED,) * board.size, row.mines)
+
+
+def check_lang(lang: str) -> None:
     """Raise ``FormatError`` unless ``lang`` is one of the nine languages."""
     if lang not in LANGUAGES:
         raise FormatError(f"unknown language {lang!r} (expected one of {', '.join(LANGUAGES)})")

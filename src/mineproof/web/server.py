@@ -41,7 +41,7 @@ from mineproof.errors import FormatError, IllegalMoveError, InconsistentPosition
 from mineproof.explain import LANGUAGES
 from mineproof.formats import load_position
 from mineproof.generate import GenerationError
-from mineproof.web.games import LEVELS, MAX_SIDE, GameNotFound, Games, hint_json
+from mineproof.web.games import LEVELS, MAX_SIDE, GameNotFound, Games, check_lang, hint_json
 
 __all__ = ["App", "Response", "allowed_hosts", "make_server", "serve_in_thread"]
 
@@ -249,8 +249,7 @@ class App:
         if mines is not None and (isinstance(mines, bool) or not isinstance(mines, int)):
             raise _BadRequest(400, "field 'mines' must be an integer")
         lang = _field(data, "lang", str, "en")
-        if lang not in LANGUAGES:
-            raise _BadRequest(400, f"unknown language {lang!r}")
+        check_lang(lang)
         trust = _field(data, "trust_flags", bool, False)
         position = load_position(text.encode(), mines)
         analysis = analyze(position, trust_flags=trust)
@@ -259,10 +258,7 @@ class App:
                 "width": position.width,
                 "height": position.height,
                 "mines": position.mines,
-                "cells": [
-                    list(position.cells[y * position.width : (y + 1) * position.width])
-                    for y in range(position.height)
-                ],
+                "cells": position.rows(),
                 "text": position.text(),
             },
             "analysis": analysis.to_json(),
