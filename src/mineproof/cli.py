@@ -245,10 +245,6 @@ def _write_text(path: str, text: str) -> None:
     _write_bytes(Path(path), text.encode("utf-8"))
 
 
-def _xy(cells: list[tuple[int, int]]) -> list[list[int]]:
-    return [[x, y] for x, y in cells]
-
-
 def _hint(args: argparse.Namespace) -> str:
     position = load_position(read_bytes(args.file), args.mines)
     found = hint(position, args.lang, trust_flags=args.trust_flags)
