@@ -252,3 +252,16 @@ def test_gif_replay_write_failure_is_one_line_and_leaves_nothing(
         assert err.startswith("mineproof: error: ") and f"cannot write {out}" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "taken.gif"]
     assert not any(taken.iterdir())
+
+
+def test_ctrl_c_ends_a_command_quietly_with_status_130(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import mineproof.cli
+
+    def interrupted(*args: object, **kwargs: object) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(mineproof.cli, "analyze", interrupted)
+    status, out, err = run(capsys, "analyze", str(EXAMPLE))
+    assert (status, out, err) == (130, "", "")

@@ -551,7 +551,15 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status (0 ok, 1 bad input, 2 usage)."""
+    """Run the command line; return the exit status (0 ok, 1 bad input, 2 usage, 130 Ctrl+C)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        # Ctrl+C ends any command quietly, with the status a shell gives an interrupted one.
+        return 130
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "play":
         return _play(args)

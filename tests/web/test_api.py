@@ -1016,6 +1016,37 @@ def test_play_command_warns_when_it_listens_beyond_this_machine(tmp_path: Path) 
             process.wait()
 
 
+@pytest.mark.parametrize("where", ["printing the address", "opening the browser"])
+def test_play_stops_quietly_on_ctrl_c_during_start_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    """A Ctrl+C that lands while the start-up lines are printed or the browser opens stops the
+    app like one that lands while it serves: no traceback, the port and the store released."""
+    import builtins
+    import webbrowser
+
+    from mineproof import web
+
+    def interrupt(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    real_print = builtins.print
+
+    def print_then_interrupt(*args: object, **kwargs: object) -> None:
+        real_print(*args, **kwargs)  # type: ignore[call-overload]
+        if args and str(args[0]).startswith("mineproof: playing at"):
+            raise KeyboardInterrupt
+
+    if where == "printing the address":
+        monkeypatch.setattr(builtins, "print", print_then_interrupt)
+    else:
+        monkeypatch.setattr(webbrowser, "open", interrupt)
+    web.run(HOST, 0, tmp_path, open_browser=True, quiet=True)
+    assert "playing at" in capsys.readouterr().out
+    # The store was closed: a second app may open the same folder at once.
+    web.Store(tmp_path).close()
+
+
 def _fails(args: list[str]) -> str:
     """Run ``mineproof play`` expecting a one-line error and exit status 1; return it."""
     done = subprocess.run(_play_command(*args), capture_output=True, text=True, timeout=60)

@@ -31,10 +31,28 @@ def run(
     Raises ``OSError`` when the address is taken or the data directory cannot be used.
     """
     store = Store(data_dir or default_data_dir())
-    server = make_server(App(Games(store), allowed_hosts(host)), host, port, quiet=quiet)
+    try:
+        server = make_server(App(Games(store), allowed_hosts(host)), host, port, quiet=quiet)
+    except BaseException:
+        store.close()
+        raise
+    # From here on Ctrl+C is the normal way to stop, wherever it lands: while the start-up lines
+    # are printed or the browser is being opened as much as while serving.
+    try:
+        _announce(host, server.server_address[1], store.path, open_browser)
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+        store.close()
+
+
+def _announce(host: str, port: int, data: Path, open_browser: bool) -> None:
+    """Warn when listening beyond this machine, print the address, open the browser."""
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    url = f"http://{shown}:{server.server_address[1]}/"
-    print(f"mineproof: playing at {url} (games kept in {store.path}); Ctrl+C stops", flush=True)
+    url = f"http://{shown}:{port}/"
+    # The warning comes first: once the address line is out, the app is ready to stop.
     if host not in ("127.0.0.1", "localhost", "::1"):
         print(
             f"mineproof: warning: listening on {host or 'every interface'}, not only this "
@@ -42,12 +60,6 @@ def run(
             file=sys.stderr,
             flush=True,
         )
+    print(f"mineproof: playing at {url} (games kept in {data}); Ctrl+C stops", flush=True)
     if open_browser:
         webbrowser.open(url)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
-        store.close()
