@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from mineproof.board import Board, cell_name
-from mineproof.engine import Engine
 from mineproof.formats import format_layout_text
 from mineproof.generate import Generated, StartRule, check_arguments, generate
-from mineproof.logic import Grade, grade
+from mineproof.logic import Engine, Grade, grade
 from mineproof.parallel import ordered_map
 from mineproof.position import Position
 
@@ -58,7 +57,7 @@ class BatchRequest:
             max_level=self.max_level,
             min_level=self.min_level,
         )
-        graded = generated.grade or grade(generated.layout, generated.start)
+        graded = grade(generated.layout, generated.start)
         shown = pre_revealed(generated, self.reveal) if self.reveal else None
         return BatchItem(index, self.rule, generated, graded, shown)
 
@@ -124,7 +123,7 @@ def pre_revealed(generated: Generated, rounds: int) -> Position:
     engine = Engine(layout, i)
     engine.reveal(i)
     for _ in range(rounds):
-        if engine.cleared() or not engine.step(5):
+        if engine.cleared() or not engine.step(5, exact_levels=False):
             break
     return engine.position()
 

@@ -31,11 +31,10 @@ from mineproof.explain import (
 )
 from mineproof.formats import format_mbf, load_layout, load_position, read_bytes
 from mineproof.generate import check_arguments
-from mineproof.logic import grade, logic_steps
+from mineproof.logic import SolveResult, grade, logic_steps, solve
 from mineproof.play import BenchRequest, run_bench
 from mineproof.play.replay import animation_gif, animation_svg, load_record
 from mineproof.render import analysis_grid, analysis_svg, percent, position_svg
-from mineproof.solve import SolveResult, solve
 from mineproof.web import run
 
 __all__ = ["main"]

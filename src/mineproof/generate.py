@@ -21,9 +21,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from mineproof.board import Board, Layout, iter_bits
-from mineproof.engine import Engine
 from mineproof.errors import FormatError, MineproofError
-from mineproof.logic import Grade, grade
+from mineproof.logic import Engine
 
 __all__ = ["Generated", "GenerationError", "StartRule", "check_arguments", "generate", "hint_cell"]
 
@@ -36,12 +35,12 @@ class GenerationError(MineproofError):
 
 @dataclass(frozen=True, slots=True)
 class Generated:
-    """A verified guess-free board: its layout, start cell, and its grade when levels were
-    asked for (the ladder graded it then; otherwise ``None``)."""
+    """A verified guess-free board: its layout, its start cell, and the hardest level of
+    technique its solve needs when levels were asked for (otherwise ``None``)."""
 
     layout: Layout
     start: tuple[int, int]
-    grade: Grade | None
+    level: int | None
 
 
 def hint_cell(layout: Layout) -> tuple[int, int]:
@@ -162,7 +161,7 @@ def _settle(
     rng: random.Random,
     tries: int,
     deadline: float | None = None,
-) -> tuple[Layout, tuple[int, int], Grade | None] | None:
+) -> tuple[Layout, tuple[int, int], int | None] | None:
     """Perturb one layout until it verifies, or give up after ``tries`` perturbations.
 
     Raises :class:`GenerationError` once ``time.monotonic()`` passes ``deadline``.
@@ -173,13 +172,14 @@ def _settle(
     work = Engine(layout, i, protected)
     classes = _classes(board)
     work.reveal(i)
+    exact_levels = max_level < 5 or min_level > 1
     for _ in range(tries):
         if deadline is not None and time.monotonic() > deadline:
             raise GenerationError(
                 f"no guess-free {board.width}x{board.height} board with "
                 f"{layout.mine_count} mines found in the time allowed"
             )
-        if work.play(max_level):
+        if work.play(max_level, exact_levels):
             candidate = Layout(board, work.mines)
             hint = hint_cell(candidate) if hinted else at
             if hint != at:
@@ -197,7 +197,7 @@ def _settle(
             # The quick solve went through with numbers that changed under it, or the ladder
             # grades higher than the quick solver: replay from the start cell.
             work.restart()
-            if work.play(max_level):
+            if work.play(max_level, exact_levels):
                 return None
         if not _perturb(work, rng, classes):
             return None
@@ -206,26 +206,29 @@ def _settle(
 
 def _verify(
     layout: Layout, at: tuple[int, int], max_level: int, min_level: int, replayed: bool
-) -> tuple[Literal["ok", "unsolved", "too easy", "too hard"], Grade | None]:
-    """Return the verdict of the complete solver (and the ladder, when levels are bounded).
+) -> tuple[Literal["ok", "unsolved", "too easy", "too hard"], int | None]:
+    """Return the verdict of the complete solver, and with bounded levels the hardest level the
+    solve needs (the engine taking the lowest level at each step, as the ladder does).
 
     ``replayed`` says the board was just solved from the start cell without any change (by
     the complete engine when ``max_level`` is 5): that solve is the verification.
     """
+    i = layout.board.index(*at)
     if not (replayed and max_level >= 5):
-        i = layout.board.index(*at)
         fresh = Engine(layout, i)
         fresh.reveal(i)
-        if not fresh.play(5):
+        if not fresh.play(5, exact_levels=False):
             return "unsolved", None
     if max_level >= 5 and min_level <= 1:
         return "ok", None
-    graded = grade(layout, at)
-    if graded.level < min_level:
-        return "too easy", graded
-    if graded.level > max_level:
-        return "too hard", graded
-    return "ok", graded
+    graded = Engine(layout, i)
+    graded.reveal(i)
+    graded.play(5)
+    if graded.hardest < min_level:
+        return "too easy", graded.hardest
+    if graded.hardest > max_level:
+        return "too hard", graded.hardest
+    return "ok", graded.hardest
 
 
 def check_arguments(

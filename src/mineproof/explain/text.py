@@ -2,21 +2,25 @@
 
 Cells are named as the board shows them (``C4``: column letter, row number) in every language.
 English is the source text; the other languages come from the gettext catalogs under
-``locales/``. Each explanation is a few short sentences: what the premises say, then what
-follows.
+``locales/``. Each explanation is a few short sentences that follow the deduction's own proof:
+what the premises say, how they combine (or which case fails), then what follows. Every cell a
+deduction concludes is named.
 """
 
 from __future__ import annotations
 
 import gettext
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
-from mineproof.analysis.constraints import Clue, constraints_of, propagate
-from mineproof.analysis.core import component_counts
+from mineproof.analysis.constraints import Clue, constraints_of
 from mineproof.board import Board, cell_name, iter_bits
 from mineproof.errors import MineproofError
-from mineproof.logic.deduction import Deduction
+from mineproof.logic import Deduction
+from mineproof.logic.cases import Branch, CaseProof, Event
+from mineproof.logic.linear import MINE_TOTAL, LinearProof
+from mineproof.logic.patterns import pattern_of
 from mineproof.position import FLAG, Position
 
 __all__ = [
@@ -91,10 +95,11 @@ def _sentences(parts: list[str]) -> str:
     return out
 
 
-def _cells(t: gettext.NullTranslations, board: Board, mask: int) -> str:
-    """Return the cells of ``mask`` as a list a person reads: "B3, C3 and D3"."""
+def _cells(t: gettext.NullTranslations, board: Board, mask: int, limit: bool = False) -> str:
+    """Return the cells of ``mask`` as a list a person reads: "B3, C3 and D3" (with ``limit``,
+    the first few and how many more)."""
     names = [board.name(i) for i in iter_bits(mask)]
-    if len(names) > _MAX_LISTED:
+    if limit and len(names) > _MAX_LISTED:
         shown = t.gettext(", ").join(names[: _MAX_LISTED - 2])
         more = len(names) - (_MAX_LISTED - 2)
         return t.ngettext("{items} and {n} more cell", "{items} and {n} more cells", more).format(
@@ -136,7 +141,32 @@ def _clues(t: gettext.NullTranslations, position: Position, cells: tuple[int, ..
     return _join(t, [_clue(t, position, c) for c in cells])
 
 
-def _conclusions(t: gettext.NullTranslations, board: Board, safe: int, mine: int) -> list[str]:
+class _Names:
+    """Names the numbers of one explanation: "the 3 at N14 (less its 1 flagged mine)" the first
+    time, "the 3 at N14" after that."""
+
+    def __init__(self, t: gettext.NullTranslations, position: Position) -> None:
+        self.t = t
+        self.position = position
+        self.seen: set[int] = set()
+
+    def clue(self, cell: int) -> str:
+        """Return the name of the number at ``cell``."""
+        if cell in self.seen:
+            number = self.position.cells[cell]
+            name = self.position.board.name(cell)
+            return self.t.gettext("the {number} at {cell}").format(number=number, cell=name)
+        self.seen.add(cell)
+        return _clue(self.t, self.position, cell)
+
+    def clues(self, cells: tuple[int, ...] | list[int]) -> str:
+        """Return the names of the numbers at ``cells``, as a list."""
+        return _join(self.t, [self.clue(c) for c in cells])
+
+
+def _conclusions(
+    t: gettext.NullTranslations, board: Board, safe: int, mine: int, limit: bool = False
+) -> list[str]:
     """Return "So B3 is safe." / "So C4 and D4 are mines." for the given cells, or one
     sentence for both: "So B3 is safe and C4 is a mine."."""
     if safe and mine:
@@ -144,21 +174,21 @@ def _conclusions(t: gettext.NullTranslations, board: Board, safe: int, mine: int
         mine_part = t.ngettext("{cells} is a mine", "{cells} are mines", _listed(mine))
         return [
             t.gettext("So {safe} and {mine}.").format(
-                safe=safe_part.format(cells=_cells(t, board, safe)),
-                mine=mine_part.format(cells=_cells(t, board, mine)),
+                safe=safe_part.format(cells=_cells(t, board, safe, limit)),
+                mine=mine_part.format(cells=_cells(t, board, mine, limit)),
             )
         ]
     out = []
     if safe:
         out.append(
             t.ngettext("So {cells} is safe.", "So {cells} are safe.", _listed(safe)).format(
-                cells=_cells(t, board, safe)
+                cells=_cells(t, board, safe, limit)
             )
         )
     if mine:
         out.append(
             t.ngettext("So {cells} is a mine.", "So {cells} are mines.", _listed(mine)).format(
-                cells=_cells(t, board, mine)
+                cells=_cells(t, board, mine, limit)
             )
         )
     return out
@@ -176,12 +206,10 @@ def explain(deduction: Deduction, lang: str = "en") -> str:
         "all-mines-found": _all_found,
         "only-mines-left": _only_mines_left,
         "two-clues": _two_clues,
-        "elimination": _elimination,
+        "combination": _combination,
         "case-analysis": _case_analysis,
         "mine-total": _mine_total,
-    }[d.rule](t, d)
-    if d.rule != "two-clues":  # the two-clue text places its conclusions after each reason
-        body += _conclusions(t, d.board, d.safe, d.mine)
+    }[d.rule](t, d, _Names(t, d.position))
     return _sentences([_sentence(s) for s in body])
 
 
@@ -190,22 +218,24 @@ def _premise_clues(d: Deduction) -> dict[int, Clue]:
     return {c.cell: c for c in cons.clues}
 
 
-def _single_clue(t: gettext.NullTranslations, d: Deduction) -> list[str]:
+def _single_clue(t: gettext.NullTranslations, d: Deduction, names: _Names) -> list[str]:
     (cell,) = d.premises
     position = d.position
     number = position.cells[cell]
     name = position.board.name(cell)
     flags = _flags_near(position, cell)
     plain = t.gettext("the {number} at {cell}").format(number=number, cell=name)
+    conclusions = _conclusions(t, d.board, d.safe, d.mine)
     if d.safe and number == 0:
-        return [t.gettext("{clue} has no mine around it.").format(clue=plain)]
+        return [t.gettext("{clue} has no mine around it.").format(clue=plain), *conclusions]
     if d.safe:
         return [
             t.ngettext(
                 "{clue} already touches {n} flagged mine, all it needs.",
                 "{clue} already touches {n} flagged mines, all it needs.",
                 flags,
-            ).format(clue=plain, n=flags)
+            ).format(clue=plain, n=flags),
+            *conclusions,
         ]
     k = number - flags
     if flags:
@@ -220,36 +250,44 @@ def _single_clue(t: gettext.NullTranslations, d: Deduction) -> list[str]:
             "{clue} needs {k} mines and has just {k} covered cells.",
             k,
         )
-    return [text.format(clue=plain, k=k)]
+    return [text.format(clue=plain, k=k), *conclusions]
 
 
-def _all_found(t: gettext.NullTranslations, d: Deduction) -> list[str]:
+def _all_found(t: gettext.NullTranslations, d: Deduction, names: _Names) -> list[str]:
     total = d.position.mines
     return [
         t.ngettext(
             "All {total} mine has been found.", "All {total} mines have been found.", total
-        ).format(total=total)
+        ).format(total=total),
+        *_conclusions(t, d.board, d.safe, d.mine, limit=True),
     ]
 
 
-def _only_mines_left(t: gettext.NullTranslations, d: Deduction) -> list[str]:
+def _only_mines_left(t: gettext.NullTranslations, d: Deduction, names: _Names) -> list[str]:
     left = d.mine.bit_count()
     return [
         t.ngettext(
             "Only {left} mine is left, and only {left} covered cell.",
             "Only {left} mines are left, and only {left} covered cells.",
             left,
-        ).format(left=left)
+        ).format(left=left),
+        *_conclusions(t, d.board, d.safe, d.mine, limit=True),
     ]
 
 
-def _two_clues(t: gettext.NullTranslations, d: Deduction) -> list[str]:
+def _two_clues(t: gettext.NullTranslations, d: Deduction, names: _Names) -> list[str]:
     clues = _premise_clues(d)
-    position = d.position
     board = d.board
     a, b = (clues[c] for c in d.premises)
     common = a.mask & b.mask
     out: list[str] = []
+    pattern = pattern_of(d)
+    if pattern is not None:
+        out.append(
+            t.gettext("{clues} form the {pattern} pattern.").format(
+                clues=names.clues(d.premises), pattern=pattern
+            )
+        )
     for x, y in ((a, b), (b, a)):
         own_y = y.mask & ~x.mask
         own_x = x.mask & ~y.mask
@@ -258,7 +296,7 @@ def _two_clues(t: gettext.NullTranslations, d: Deduction) -> list[str]:
         n_x = own_x.bit_count()
         lo = max(0, x.mines - n_x, y.mines - own_y.bit_count())
         common_text = _cells(t, board, common)
-        clue_x = _clue(t, position, x.cell)
+        clue_x = names.clue(x.cell)
         if own_y & d.safe:
             if n_x == 0:
                 out.append(
@@ -288,95 +326,174 @@ def _two_clues(t: gettext.NullTranslations, d: Deduction) -> list[str]:
             )
         out.append(
             t.gettext("{clue} also touches those cells and needs {k} in all.").format(
-                clue=_clue(t, position, y.cell), k=y.mines
+                clue=names.clue(y.cell), k=y.mines
             )
         )
         out += _conclusions(t, board, d.safe & own_y, d.mine & own_y)
     return out
 
 
-def _term(t: gettext.NullTranslations, position: Position, cell: int, coef: int) -> str:
-    clue = _clue(t, position, cell)
-    if abs(coef) == 1:
-        return clue
-    return t.gettext("{times} times {clue}").format(times=abs(coef), clue=clue)
+# --- adding up equations (levels 3 and 5) -----------------------------------------------------
 
 
-def _elimination(t: gettext.NullTranslations, d: Deduction) -> list[str]:
-    position = d.position
-    board = d.board
-    clues = _premise_clues(d)
-    added = [_term(t, position, c, k) for c, k in d.combination if k > 0]
-    subtracted = [_term(t, position, c, k) for c, k in d.combination if k < 0]
-    coef: dict[int, int] = {}
-    rhs = 0
-    for c, k in d.combination:
-        rhs += k * clues[c].mines
-        for i in iter_bits(clues[c].mask):
-            coef[i] = coef.get(i, 0) + k
-    terms = [(i, k) for i, k in sorted(coef.items()) if k]
-    equation = ""
-    for n, (i, k) in enumerate(terms):
-        sign = ("" if k > 0 else _MINUS) if n == 0 else (" + " if k > 0 else f" {_MINUS} ")
-        times = "" if abs(k) == 1 else f"{abs(k)}{_TIMES}"
-        equation += f"{sign}{times}{board.name(i)}"
-    equation += f" = {rhs}" if rhs >= 0 else f" = {_MINUS}{-rhs}"
-    out = []
-    if subtracted:
-        out.append(
-            t.gettext(
-                "Count the mines of {added} and take away those of {subtracted}, each as a "
-                "sum over its covered cells."
-            ).format(added=_join(t, added), subtracted=_join(t, subtracted))
-        )
-    else:
-        out.append(
-            t.gettext("Add up the mines of {added}, each as a sum over its covered cells.").format(
-                added=_join(t, added)
-            )
-        )
-    out.append(t.gettext("What is left says: {equation}.").format(equation=equation))
-    if len(terms) > 1:
-        out.append(t.gettext("Each cell holds at most one mine."))
+def _union(clues: list[Clue]) -> int:
+    out = 0
+    for c in clues:
+        out |= c.mask
     return out
 
 
-def _arrangements(clues: list[Clue]) -> tuple[int, int, int]:
-    """Return (arrangements, fewest mines, most mines) of the clues over the cells they see."""
-    _, mine, rest = propagate(clues)
+def _disjoint(clues: list[Clue]) -> bool:
     seen = 0
-    for clue in rest:
-        seen |= clue.mask
-    total, low, high = 1, mine.bit_count(), mine.bit_count()
-    for _, count in component_counts(rest, seen.bit_count()):
-        total *= sum(count.weights)
-        low += count.fewest
-        high += count.most
-    return total, low, high
+    for c in clues:
+        if seen & c.mask:
+            return False
+        seen |= c.mask
+    return True
 
 
-def _case_analysis(t: gettext.NullTranslations, d: Deduction) -> list[str]:
+def _combination(t: gettext.NullTranslations, d: Deduction, names: _Names) -> list[str]:
+    proof = d.proof
+    if not isinstance(proof, LinearProof):
+        return [*_unshown(t, d, names), *_conclusions(t, d.board, d.safe, d.mine)]
     clues = _premise_clues(d)
-    n, _, _ = _arrangements([clues[c] for c in d.premises])
+    plus = [clues[c] for c, k in proof.combination if k == 1]
+    minus = [clues[c] for c, k in proof.combination if k == -1]
+    if len(plus) + len(minus) == len(proof.combination) and _disjoint(plus) and _disjoint(minus):
+        return _needs_and_allows(t, d, plus, minus, proof, names)
+    return _added_up(t, d, proof, names)
+
+
+def _needs_and_allows(
+    t: gettext.NullTranslations,
+    d: Deduction,
+    plus: list[Clue],
+    minus: list[Clue],
+    proof: LinearProof,
+    names: _Names,
+) -> list[str]:
+    """Return the argument of a combination where some numbers (``plus``, no cell in common)
+    need more mines than others (``minus``, no cell in common) allow in the cells they share:
+    the rest go to the first ones' other cells, and the others' other cells are empty."""
+    board = d.board
+    need = sum(c.mines for c in plus)
+    allow = sum(c.mines for c in minus)
+    named_plus = names.clues([c.cell for c in plus])
+    named_minus = names.clues([c.cell for c in minus])
+    others_plus = _union(plus) & ~_union(minus)
+    out = []
+    if len(plus) == 1:
+        out.append(
+            t.ngettext("{clue} needs {k} mine.", "{clue} needs {k} mines.", need).format(
+                clue=named_plus, k=need
+            )
+        )
+    else:
+        out.append(
+            t.ngettext(
+                "{clues} need {k} mine between them, with no covered cell in common.",
+                "{clues} need {k} mines between them, with no covered cell in common.",
+                need,
+            ).format(clues=named_plus, k=need)
+        )
+    if len(minus) == 1:
+        text = t.ngettext(
+            "{clue} needs only {k} mine, so the cells it shares with {other} hold at most {k}.",
+            "{clue} needs only {k} mines, so the cells it shares with {other} hold at most {k}.",
+            allow,
+        )
+    else:
+        text = t.ngettext(
+            "{clue} need only {k} mine between them, so the cells they share with {other} "
+            "hold at most {k}.",
+            "{clue} need only {k} mines between them, so the cells they share with {other} "
+            "hold at most {k}.",
+            allow,
+        )
+    out.append(text.format(clue=named_minus, k=allow, other=names.clues([c.cell for c in plus])))
+    rest = int(proof.total)
+    if rest:
+        out.append(
+            t.ngettext(
+                "So the remaining mine must be in {cells}.",
+                "So the remaining {k} mines must be in {cells}.",
+                rest,
+            ).format(k=rest, cells=_cells(t, board, others_plus))
+        )
+    else:
+        out.append(t.gettext("So the shared cells hold all of them."))
+    if d.safe:
+        named_minus = names.clues([c.cell for c in minus])
+        if len(minus) == 1:
+            out.append(
+                t.gettext("Then {clue} has all its mines in the shared cells.").format(
+                    clue=named_minus
+                )
+            )
+        else:
+            out.append(
+                t.gettext("Then {clues} have all their mines in the shared cells.").format(
+                    clues=named_minus
+                )
+            )
+    return out + _conclusions(t, board, d.safe, d.mine)
+
+
+def _term(t: gettext.NullTranslations, names: _Names, cell: int, k: Fraction) -> str:
+    clue = t.gettext("the mine total") if cell == MINE_TOTAL else names.clue(cell)
+    if abs(k) == 1:
+        return clue
+    return t.gettext("{times} times {clue}").format(times=abs(k), clue=clue)
+
+
+def _equation(board: Board, proof: LinearProof) -> str:
+    out = ""
+    for n, (i, k) in enumerate(proof.coefficients):
+        sign = ("" if k > 0 else _MINUS) if n == 0 else (" + " if k > 0 else f" {_MINUS} ")
+        times = "" if abs(k) == 1 else f"{abs(k)}{_TIMES}"
+        out += f"{sign}{times}{board.name(i)}"
+    return out + f" = {proof.total}"
+
+
+def _added_up(
+    t: gettext.NullTranslations, d: Deduction, proof: LinearProof, names: _Names
+) -> list[str]:
+    """Return the general argument: the equations added up, then the bound that forces."""
+    board = d.board
+    added = [_term(t, names, c, k) for c, k in proof.combination if k > 0]
+    taken = [_term(t, names, c, k) for c, k in proof.combination if k < 0]
+    equation = _equation(board, proof)
+    if taken and added:
+        first = t.gettext(
+            "Add up {added} and take away {taken}, each counted as the sum of its covered "
+            "cells; the cells they share cancel out, which leaves {equation}."
+        ).format(added=_join(t, added), taken=_join(t, taken), equation=equation)
+    else:
+        first = t.gettext(
+            "Add up {added}, each counted as the sum of its covered cells, which gives {equation}."
+        ).format(added=_join(t, added or taken), equation=equation)
+    second = t.gettext(
+        "The left side reaches {total} only when every cell added is a mine and every cell "
+        "taken away is empty."
+    ).format(total=proof.total)
+    return [first, second, *_conclusions(t, board, d.safe, d.mine)]
+
+
+def _unshown(t: gettext.NullTranslations, d: Deduction, names: _Names) -> list[str]:
     return [
-        t.ngettext(
-            "Try every way to place the mines of {clues}: there is only {n} way.",
-            "Try every way to place the mines of {clues}: there are {n} ways, and they all agree.",
-            n,
-        ).format(clues=_clues(t, d.position, d.premises), n=n)
+        t.gettext(
+            "Trying every way to place the mines of {clues} proves it; there are too many "
+            "cases to show here."
+        ).format(clues=names.clues(d.premises))
     ]
 
 
-def _mine_total(t: gettext.NullTranslations, d: Deduction) -> list[str]:
+# --- the mine total (level 5) -------------------------------------------------------------------
+
+
+def _mine_total(t: gettext.NullTranslations, d: Deduction, names: _Names) -> list[str]:
     position = d.position
-    cons = constraints_of(position, trust_flags=True)
-    clues = {c.cell: c for c in cons.clues}
-    premises = [clues[c] for c in d.premises]
-    left = cons.mines
-    seen = 0
-    for c in premises:
-        seen |= c.mask
-    others = (cons.unknown & ~seen).bit_count()
+    left = constraints_of(position, trust_flags=True).mines
     out = [
         t.ngettext(
             "Exactly {left} mine is left on the board.",
@@ -384,53 +501,137 @@ def _mine_total(t: gettext.NullTranslations, d: Deduction) -> list[str]:
             left,
         ).format(left=left)
     ]
-    _, low, high = _arrangements(premises)
-    named = _clues(t, position, d.premises)
-    one = len(premises) == 1
-    if low == left and d.safe & ~seen:
-        if one:
-            text = t.ngettext(
-                "{clues} needs at least {k} mine in the cells it touches, which leaves none "
-                "for the other covered cells.",
-                "{clues} needs at least {k} mines in the cells it touches, which leaves none "
-                "for the other covered cells.",
-                low,
-            )
-        else:
-            text = t.ngettext(
-                "{clues} need at least {k} mine in the cells they touch, which leaves none "
-                "for the other covered cells.",
-                "{clues} need at least {k} mines in the cells they touch, which leaves none "
-                "for the other covered cells.",
-                low,
-            )
-        out.append(text.format(clues=named, k=low))
-    elif high + others == left and d.mine & ~seen:
-        if one:
-            text = t.ngettext(
-                "{clues} allows at most {k} mine in the cells it touches, so every other "
-                "covered cell must hold one.",
-                "{clues} allows at most {k} mines in the cells it touches, so every other "
-                "covered cell must hold one.",
-                high,
-            )
-        else:
-            text = t.ngettext(
-                "{clues} allow at most {k} mine in the cells they touch, so every other "
-                "covered cell must hold one.",
-                "{clues} allow at most {k} mines in the cells they touch, so every other "
-                "covered cell must hold one.",
-                high,
-            )
-        out.append(text.format(clues=named, k=high))
+    proof = d.proof
+    if isinstance(proof, CaseProof):
+        return out + _cases(t, d, proof, names)
+    if not isinstance(proof, LinearProof):
+        return out + _unshown(t, d, names) + _conclusions(t, d.board, d.safe, d.mine)
+    clues = _premise_clues(d)
+    total = dict(proof.combination).get(MINE_TOTAL, Fraction(0))
+    shares = [clues[c] for c, k in proof.combination if c != MINE_TOTAL and k == -total]
+    simple = abs(total) == 1 and len(shares) == len(proof.combination) - 1 and _disjoint(shares)
+    if not simple:
+        return out + _added_up(t, d, proof, names)
+    return out + _shares(t, d, shares, left, total < 0, names)
+
+
+def _shares(
+    t: gettext.NullTranslations,
+    d: Deduction,
+    shares: list[Clue],
+    left: int,
+    all_taken: bool,
+    names: _Names,
+) -> list[str]:
+    """Return each number's share of the mines left (no cell in common), then what is left for
+    the other covered cells: none (``all_taken``) or one each."""
+    board = d.board
+    taken = sum(c.mines for c in shares)
+    items = [
+        t.ngettext("{clue} needs {k} mine", "{clue} needs {k} mines", c.mines).format(
+            clue=names.clue(c.cell), k=c.mines
+        )
+        for c in shares
+    ]
+    out = []
+    if len(items) == 1:
+        out.append(t.gettext("{share} in its covered cells.").format(share=items[0]))
     else:
         out.append(
-            t.gettext(
-                "Of all the ways to place the mines of {clues}, only some leave a number of "
-                "mines that fits the rest of the board."
-            ).format(clues=named)
+            t.ngettext(
+                "{shares}, with no covered cell in common: {k} mine in all.",
+                "{shares}, with no covered cell in common: {k} mines in all.",
+                taken,
+            ).format(shares=_join(t, items), k=taken)
         )
+    if all_taken:
+        out.append(t.gettext("That is every mine left, so the other covered cells have none."))
+    else:
+        rest = left - taken
+        out.append(
+            t.ngettext(
+                "That leaves {k} mine for the other {k} covered cell.",
+                "That leaves {k} mines for the other {k} covered cells: one in each.",
+                rest,
+            ).format(k=rest)
+        )
+    return out + _conclusions(t, board, d.safe, d.mine)
+
+
+# --- cases (level 4, and level 5 beyond adding equations) ----------------------------------------
+
+
+def _case_analysis(t: gettext.NullTranslations, d: Deduction, names: _Names) -> list[str]:
+    if isinstance(d.proof, CaseProof):
+        return _cases(t, d, d.proof, names)
+    return [*_unshown(t, d, names), *_conclusions(t, d.board, d.safe, d.mine)]
+
+
+def _cases(t: gettext.NullTranslations, d: Deduction, proof: CaseProof, names: _Names) -> list[str]:
+    out = _branch(t, names, proof.refuted, first=True)
+    return out + _conclusions(t, d.board, d.safe, d.mine)
+
+
+def _branch(t: gettext.NullTranslations, names: _Names, branch: Branch, first: bool) -> list[str]:
+    name = names.position.board.name(branch.cell)
+    if first:
+        head = (
+            t.gettext("Suppose {cell} is a mine.")
+            if branch.mine
+            else t.gettext("Suppose {cell} is safe.")
+        )
+    else:
+        head = (
+            t.gettext("Suppose next that {cell} is a mine as well.")
+            if branch.mine
+            else t.gettext("Suppose instead that {cell} is safe.")
+        )
+    out = [head.format(cell=name)]
+    out += [_event(t, names, e) for e in branch.chain]
+    if branch.split is not None:
+        for sub in branch.split:
+            out += _branch(t, names, sub, first=False)
+        out.append(t.gettext("Both cases fail, so the first supposition is wrong."))
+    elif first:
+        out.append(t.gettext("That is impossible, so the supposition is wrong."))
     return out
+
+
+def _event(t: gettext.NullTranslations, names: _Names, event: Event) -> str:
+    """Return one step of a case in words."""
+    board = names.position.board
+    if event.premise == MINE_TOTAL:
+        if event.conflict == "too-many":
+            return t.gettext("Then there would be more mines than are left.")
+        if event.conflict == "too-few":
+            return t.gettext("Then there would be no room for all the mines left.")
+        if event.safe:
+            return t.ngettext(
+                "Then every mine left is placed, so {cells} is safe.",
+                "Then every mine left is placed, so {cells} are safe.",
+                _listed(event.safe),
+            ).format(cells=_cells(t, board, event.safe))
+        return t.ngettext(
+            "Then the mines left need {cells} to be a mine.",
+            "Then the mines left need {cells} to be mines.",
+            _listed(event.mine),
+        ).format(cells=_cells(t, board, event.mine))
+    clue = names.clue(event.premise)
+    if event.conflict == "too-many":
+        return t.gettext("Then {clue} would have too many mines.").format(clue=clue)
+    if event.conflict == "too-few":
+        return t.gettext("Then {clue} would not have room for all its mines.").format(clue=clue)
+    if event.safe:
+        return t.ngettext(
+            "Then {clue} has all its mines, so {cells} is safe.",
+            "Then {clue} has all its mines, so {cells} are safe.",
+            _listed(event.safe),
+        ).format(clue=clue, cells=_cells(t, board, event.safe))
+    return t.ngettext(
+        "Then {clue} needs {cells} to be a mine.",
+        "Then {clue} needs {cells} to be mines.",
+        _listed(event.mine),
+    ).format(clue=clue, cells=_cells(t, board, event.mine))
 
 
 def guess_text(cells: list[tuple[int, int]], probability: str, lang: str = "en") -> str:

@@ -1,16 +1,38 @@
-"""The technique ladder: deductions at the lowest level a person needs, solves and grades."""
+"""The deduction kernel: the levels of technique, deductions with proofs, solves and grades.
 
-from mineproof.logic.deduction import LEVEL_NAMES, RULES, Deduction
-from mineproof.logic.ladder import deductions
-from mineproof.logic.solver import Grade, Step, grade, logic_steps
+:mod:`~mineproof.logic.levels` defines what each level forces; the
+:class:`~mineproof.logic.engine.Engine` plays a layout with the techniques up to a level (the
+generator's and the solver's fast path); the ladder finds the deduction a person needs, with the
+fewest premises and a proof; :func:`logic_steps` and :func:`grade` solve one deduction at a time,
+:func:`hint_steps` leads to the next cell to open, and :func:`solve` plays as a perfect logician.
+"""
+
+from mineproof.logic.deduction import LEVEL_NAMES, RULES, Deduction, Proof, Rule, proof_json
+from mineproof.logic.engine import Engine
+from mineproof.logic.ladder import HINT_WORK, best_deduction, deductions, known_view
+from mineproof.logic.levels import LEVELS, forced_up_to
+from mineproof.logic.solve import SolveResult, solve
+from mineproof.logic.steps import Grade, Step, grade, hint_steps, logic_steps
 
 __all__ = [
+    "HINT_WORK",
+    "LEVELS",
     "LEVEL_NAMES",
     "RULES",
     "Deduction",
+    "Engine",
     "Grade",
+    "Proof",
+    "Rule",
+    "SolveResult",
     "Step",
+    "best_deduction",
     "deductions",
+    "forced_up_to",
     "grade",
+    "hint_steps",
+    "known_view",
     "logic_steps",
+    "proof_json",
+    "solve",
 ]

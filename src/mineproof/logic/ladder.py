@@ -1,28 +1,36 @@
 """The technique ladder: the forced moves of a position at the lowest level a person needs.
 
-1. one clue: a number whose remaining mines are 0 or fill its covered cells; all mines found;
-   as many mines left as covered cells;
-2. two clues: the common area of two numbers and what each has alone (subset rule, 1-1, 1-2);
-3. a combination of clues: Gaussian elimination with the bounds rule;
-4. a case analysis over a group of clues: every arrangement they allow agrees on a cell;
-5. the mine total together with clues.
-
-Levels 1 and 2 are searched directly (and are complete: every cell that one or two clues force
-is found). For the higher levels the exact analysis says which cells the clues force; each such
-cell gets a minimal set of premises by deletion (drop a clue whenever the rest still forces the
-cell), and the set is graded by the weakest technique that proves the cell from it.
+The levels are those of :mod:`mineproof.logic.levels`, the one definition the solving engine
+shares. Levels 1 and 2 are searched directly (every single clue, every overlapping pair). Above
+them, the cells each level forces are found first (exact counting, then the linear relaxation
+for the cells counting forces without the total); then, for a cell, the fewest clues that prove
+it at that level, and the proof a person reads: a combination of their equations (levels 2, 3
+and, with the mine total as one more equation, often 5), or cases refuted clue by clue (level 4,
+and level 5 when adding equations is not enough).
 """
 
 from __future__ import annotations
 
-from mineproof.analysis import analyze, forced_by
+from collections.abc import Callable
+
+from mineproof.analysis import analyze
 from mineproof.analysis.constraints import Clue, components_of, constraints_of
+from mineproof.analysis.core import forced_by
 from mineproof.board import Board, iter_bits
+from mineproof.logic import levels
+from mineproof.logic.cases import case_proof
 from mineproof.logic.deduction import Deduction
-from mineproof.logic.elimination import bounds, eliminate
+from mineproof.logic.linear import MINE_TOTAL, Relaxation
+from mineproof.logic.premises import Work, fewest_premises
 from mineproof.position import COVERED, FLAG, Position
 
-__all__ = ["deductions", "known_view", "overlapping_pairs", "pair_bounds"]
+__all__ = ["HINT_WORK", "Ladder", "best_deduction", "deductions", "known_view"]
+
+HINT_WORK = 400_000
+"""The work budget of one hint: past it the premises are not minimised (see ``minimal``)."""
+
+_TARGETS_TRIED = 4
+"""How many cells a hint at levels 3-5 compares before it takes the best deduction found."""
 
 
 def known_view(position: Position, trust_flags: bool) -> Position:
@@ -46,162 +54,255 @@ def known_view(position: Position, trust_flags: bool) -> Position:
     return Position(position.board, cells, position.mines)
 
 
-def deductions(position: Position, trust_flags: bool = False) -> list[Deduction]:
-    """Return the deductions at the lowest level that makes progress, fewest premises first.
-
-    Flags proven by the analysis (or all flags, with ``trust_flags``) count as known mines.
-    Progress means a new safe cell or a new mine; the list is empty when nothing is forced.
-    Raises :class:`~mineproof.errors.InconsistentPositionError` for an impossible position.
-    """
-    view = known_view(position, trust_flags)
-    cons = constraints_of(view, trust_flags=True)
-    analysis = analyze(view, trust_flags=True)
-    targets = analysis.safe_mask | analysis.mine_mask
-    if not targets:
-        return []
-    clues = cons.clues
-    for finder in (_one_clue, _two_clues):
-        found = finder(view, clues, cons.unknown, cons.mines, targets)
-        if found:
-            return _ordered(found)
-    clue_forced_safe, clue_forced_mine = forced_by(clues, cons.unknown)
-    local = (clue_forced_safe | clue_forced_mine) & targets
-    if local:
-        return _ordered(_by_deletion(view, clues, cons.unknown, None, local))
-    return _ordered(_by_deletion(view, clues, cons.unknown, cons.mines, targets))
-
-
-def _ordered(found: list[Deduction]) -> list[Deduction]:
-    """Return the deductions of the lowest level, fewest premises first, then reading order."""
-    level = min(d.level for d in found)
-    same = [d for d in found if d.level == level]
-    same.sort(key=lambda d: (len(d.premises), (d.safe | d.mine) & -(d.safe | d.mine)))
-    return same
-
-
-def _one_clue(
-    view: Position, clues: list[Clue], unknown: int, mines: int, targets: int
+def deductions(
+    position: Position, trust_flags: bool = False, *, work: int = HINT_WORK
 ) -> list[Deduction]:
-    found = []
-    for clue in clues:
-        size = clue.mask.bit_count()
-        if clue.mines == 0 and clue.mask & targets:
-            found.append(Deduction(view, "single-clue", (clue.cell,), False, clue.mask, 0))
-        elif clue.mines == size and clue.mask & targets:
-            found.append(Deduction(view, "single-clue", (clue.cell,), False, 0, clue.mask))
-    if not found and unknown & targets:
-        if mines == 0:
-            found.append(Deduction(view, "all-mines-found", (), True, unknown, 0))
-        elif mines == unknown.bit_count():
-            found.append(Deduction(view, "only-mines-left", (), True, 0, unknown))
-    return found
+    """Return deductions at the lowest level that makes progress, best first.
 
-
-def pair_bounds(a: Clue, b: Clue) -> tuple[int, int]:
-    """Return ``(safe, mine)``: every cell the two clues force together (complete for two).
-
-    The common area ``C`` holds ``c`` mines with ``c`` between the largest and smallest counts
-    both clues allow; each clue's own area then holds its mines minus ``c``.
+    At levels 1 and 2 every single clue and pair that proves something; above them one
+    deduction per group of cells, each with the fewest premises found within ``work``. Flags
+    proven by the analysis (or all flags, with ``trust_flags``) count as known mines. Progress
+    means a new safe cell or a new mine; the list is empty when nothing is forced. Raises
+    :class:`~mineproof.errors.InconsistentPositionError` for an impossible position.
     """
-    common = a.mask & b.mask
-    only_a = a.mask & ~b.mask
-    only_b = b.mask & ~a.mask
-    n_a, n_b, n_c = only_a.bit_count(), only_b.bit_count(), common.bit_count()
-    lo = max(0, a.mines - n_a, b.mines - n_b)
-    hi = min(a.mines, b.mines, n_c)
-    safe = 0
-    mine = 0
-    for area, size, own in ((only_a, n_a, a.mines), (only_b, n_b, b.mines)):
-        if size and own - lo == 0:
-            safe |= area
-        elif size and own - hi == size:
-            mine |= area
-    if n_c and hi == 0:
-        safe |= common
-    elif n_c and lo == n_c:
-        mine |= common
-    return safe, mine
+    return Ladder(known_view(position, trust_flags)).all(Work(work))
 
 
-def overlapping_pairs(clues: list[Clue]) -> list[tuple[Clue, Clue]]:
-    """Return every pair of clues that share a cell, ordered by their cells (earlier first)."""
-    by_cell: dict[int, list[Clue]] = {}
-    for clue in clues:
-        for i in iter_bits(clue.mask):
-            by_cell.setdefault(i, []).append(clue)
-    pairs: dict[tuple[int, int], tuple[Clue, Clue]] = {}
-    for group in by_cell.values():
-        for a in group:
-            for b in group:
-                if a.cell < b.cell:
-                    pairs[a.cell, b.cell] = (a, b)
-    return [pairs[key] for key in sorted(pairs)]
+def best_deduction(
+    position: Position, trust_flags: bool = False, *, near: int = 0, work: int = HINT_WORK
+) -> Deduction | None:
+    """Return the deduction a person should see next, or ``None`` when nothing is forced.
+
+    The lowest level first; then one that proves a safe cell; then the fewest premises; then the
+    nearest to the cells of ``near`` (the last move); then reading order. Raises as
+    :func:`deductions` does.
+    """
+    return Ladder(known_view(position, trust_flags)).best(near, Work(work))
 
 
-def _two_clues(
-    view: Position, clues: list[Clue], unknown: int, mines: int, targets: int
-) -> list[Deduction]:
-    found = []
-    for a, b in overlapping_pairs(clues):
-        safe, mine = pair_bounds(a, b)
-        if (safe | mine) & targets:
-            found.append(Deduction(view, "two-clues", (a.cell, b.cell), False, safe, mine))
-    return found
+class Ladder:
+    """The deductions of one position, whose flags are all taken as mines."""
+
+    def __init__(self, view: Position) -> None:
+        cons = constraints_of(view, trust_flags=True)
+        self.view = view
+        self.board: Board = view.board
+        self.clues = cons.clues
+        self.unknown = cons.unknown
+        self.left = cons.mines
+
+    # --- levels 1 and 2 ------------------------------------------------------------------------
+
+    def _level_one(self) -> list[Deduction]:
+        view = self.view
+        found = []
+        for clue in self.clues:
+            if clue.mines == 0:
+                found.append(Deduction(view, "single-clue", (clue.cell,), False, clue.mask, 0))
+            elif clue.mines == clue.mask.bit_count():
+                found.append(Deduction(view, "single-clue", (clue.cell,), False, 0, clue.mask))
+        safe, mine = levels.mine_count(self.unknown, self.left)
+        if safe:
+            found.append(Deduction(view, "all-mines-found", (), True, safe, 0))
+        elif mine:
+            found.append(Deduction(view, "only-mines-left", (), True, 0, mine))
+        return found
+
+    def _level_two(self) -> list[Deduction]:
+        found = []
+        for a, b in levels.overlapping_pairs(self.clues):
+            safe, mine = levels.pair_bounds(a, b)
+            if safe | mine:
+                found.append(Deduction(self.view, "two-clues", (a.cell, b.cell), False, safe, mine))
+        return found
+
+    def _with_proof(self, d: Deduction) -> Deduction:
+        """Return a two-clue deduction with its combination."""
+        if d.rule != "two-clues" or d.proof is not None:
+            return d
+        by_cell = {c.cell: c for c in self.clues}
+        proof = Relaxation([by_cell[p] for p in d.premises]).proof(d.safe, d.mine)
+        return Deduction(d.position, d.rule, d.premises, False, d.safe, d.mine, proof)
+
+    # --- levels 3 to 5 -------------------------------------------------------------------------
+
+    def _hard_targets(self) -> tuple[int, int, int]:
+        """Return ``(level, safe, mine)``: the cells forced at the lowest level from 3 to 5
+        (level 0 when nothing is forced)."""
+        safe, mine = forced_by(self.clues, self.unknown)
+        if safe | mine:
+            s, m = levels.linear(self.clues, self.unknown)
+            if s | m:
+                return 3, s, m
+            return 4, safe, mine
+        safe, mine = forced_by(self.clues, self.unknown, self.left)
+        if safe | mine:
+            return 5, safe, mine
+        return 0, 0, 0
+
+    def _deduce(
+        self, level: int, target: int, is_mine: bool, targets: int, work: Work
+    ) -> Deduction:
+        """Return the deduction of ``target`` at ``level`` with the fewest premises found."""
+        if level == 5:
+            return self._mine_total(target, is_mine, targets, work)
+        bit = 1 << target
+        comp = next(c for c in components_of(self.clues) if c.mask & bit)
+
+        def proves(clues: list[Clue]) -> bool:
+            return self._proves(level, clues, target, is_mine, work)
+
+        start = _ball(comp.clues, bit, proves)
+        kept, minimal, fewest = fewest_premises(
+            self.board, target, start, comp.clues, proves, 3, True, work
+        )
+        premises = tuple(c.cell for c in kept)
+        if level == 3:
+            relaxation = Relaxation(kept)
+            union = _union(kept)
+            safe, mine = relaxation.forced(union & targets)
+            proof = relaxation.proof(safe, mine)
+            return Deduction(
+                self.view, "combination", premises, False, safe, mine, proof, minimal, fewest
+            )
+        cases = case_proof(kept, target, is_mine)
+        safe, mine = (0, bit) if is_mine else (bit, 0)
+        return Deduction(
+            self.view, "case-analysis", premises, False, safe, mine, cases, minimal, fewest
+        )
+
+    def _proves(
+        self, level: int, clues: list[Clue], target: int, is_mine: bool, work: Work
+    ) -> bool:
+        """Return whether ``clues`` prove the value of ``target`` at ``level`` (3 or 4)."""
+        bit = 1 << target
+        if not clues:
+            return False
+        if level == 3:
+            relaxation = Relaxation(clues)
+            safe, mine = relaxation.forced(bit)
+            work.spend(relaxation.pivots * len(clues))
+        else:
+            work.spend(len(clues))
+            safe, mine = forced_by(clues, self.unknown)
+        return bool((mine if is_mine else safe) & bit)
+
+    def _mine_total(self, target: int, is_mine: bool, targets: int, work: Work) -> Deduction:
+        """Return a level-5 deduction of ``target``: the fewest clues that prove it with the
+        mine total, as a combination of equations when one exists, else as cases."""
+        bit = 1 << target
+        unknown, left = self.unknown, self.left
+
+        def proves(clues: list[Clue]) -> bool:
+            work.spend(len(clues) + 1)
+            safe, mine = forced_by(clues, unknown, left)
+            return bool((mine if is_mine else safe) & bit)
+
+        kept, minimal, fewest = fewest_premises(
+            self.board, target, self.clues, self.clues, proves, 1, False, work
+        )
+        premises = tuple(c.cell for c in kept)
+        total = Clue(MINE_TOTAL, unknown, left)
+        relaxation = Relaxation([*kept, total])
+        safe, mine = relaxation.forced(targets | bit)
+        if (safe | mine) & bit:
+            proof = relaxation.proof(safe, mine)
+            return Deduction(
+                self.view, "mine-total", premises, True, safe, mine, proof, minimal, fewest
+            )
+        cases = case_proof([*kept, total], target, is_mine)
+        safe, mine = (0, bit) if is_mine else (bit, 0)
+        return Deduction(
+            self.view, "mine-total", premises, True, safe, mine, cases, minimal, fewest
+        )
+
+    # --- choosing ------------------------------------------------------------------------------
+
+    def _key(self, d: Deduction, near: int) -> tuple[int, int, int, int]:
+        conclusions = d.safe | d.mine
+        return (
+            0 if d.safe else 1,
+            len(d.premises) + d.uses_mine_count,
+            _distance_to(self.board, d.premises or tuple(iter_bits(conclusions)), near),
+            (conclusions & -conclusions).bit_length(),
+        )
+
+    def best(self, near: int, work: Work) -> Deduction | None:
+        """Return the best deduction at the lowest level (see :func:`best_deduction`)."""
+        for finder in (self._level_one, self._level_two):
+            found = finder()
+            if found:
+                return self._with_proof(min(found, key=lambda d: self._key(d, near)))
+        level, safe, mine = self._hard_targets()
+        if not level:
+            return None
+        targets = safe | mine
+        order = sorted(
+            iter_bits(targets),
+            key=lambda i: (0 if safe >> i & 1 else 1, _distance_to(self.board, (i,), near), i),
+        )
+        floor = 1 if level == 5 else 3
+        best: Deduction | None = None
+        for n, t in enumerate(order):
+            if n >= _TARGETS_TRIED and best is not None:
+                break
+            d = self._deduce(level, t, bool(mine >> t & 1), targets, work)
+            if best is None or self._key(d, near) < self._key(best, near):
+                best = d
+            if best.safe and len(best.premises) <= floor and best.fewest:
+                break
+            if work.spent:
+                break
+        return best
+
+    def all(self, work: Work) -> list[Deduction]:
+        """Return deductions at the lowest level, best first (see :func:`deductions`)."""
+        for finder in (self._level_one, self._level_two):
+            found = finder()
+            if found:
+                found.sort(key=lambda d: self._key(d, 0))
+                return [self._with_proof(d) for d in found]
+        level, safe, mine = self._hard_targets()
+        targets = safe | mine
+        out: list[Deduction] = []
+        todo = targets
+        while todo:
+            t = (todo & -todo).bit_length() - 1
+            d = self._deduce(level, t, bool(mine >> t & 1), targets, work)
+            out.append(d)
+            todo &= ~(d.safe | d.mine | 1 << t)
+        out.sort(key=lambda d: self._key(d, 0))
+        return out
 
 
-def _distance(board: Board, a: int, b: int) -> int:
+def _union(clues: list[Clue]) -> int:
+    out = 0
+    for c in clues:
+        out |= c.mask
+    return out
+
+
+def _ball(clues: list[Clue], bit: int, proves: Callable[[list[Clue]], bool]) -> list[Clue]:
+    """Return the smallest ball of clues around a cell (the clues that see it, then those that
+    share a cell with them, and so on) that proves it; the whole list at the latest."""
+    inside = [c for c in clues if c.mask & bit]
+    while True:
+        if len(inside) == len(clues) or proves(inside):
+            return inside if len(inside) < len(clues) else list(clues)
+        reach = _union(inside)
+        grown = [c for c in clues if c.mask & reach]
+        if len(grown) == len(inside):
+            return list(clues)
+        inside = grown
+
+
+def _distance_to(board: Board, cells: tuple[int, ...] | list[int], near: int) -> int:
+    """Return the smallest distance (in king moves) from ``cells`` to the cells of ``near``;
+    0 when ``near`` is empty."""
+    if not near:
+        return 0
     w = board.width
-    return max(abs(a % w - b % w), abs(a // w - b // w))
-
-
-def _by_deletion(
-    view: Position, clues: list[Clue], unknown: int, mines: int | None, targets: int
-) -> list[Deduction]:
-    """Find, for each target cell, a minimal set of clues that forces it; grade each set."""
-    board = view.board
-    found: list[Deduction] = []
-    todo = targets
-    groups = components_of(clues) if mines is None else None
-    while todo:
-        target = todo & -todo
-        t = target.bit_length() - 1
-        if groups is not None:
-            pool = next(g.clues for g in groups if g.mask & target)
-        else:
-            pool = list(clues)
-        pool = sorted(pool, key=lambda c: -_distance(board, c.cell, t))
-        kept = pool
-        i = 0
-        while i < len(kept):
-            trial = kept[:i] + kept[i + 1 :]
-            safe, mine = forced_by(trial, unknown, mines)
-            if (safe | mine) & target:
-                kept = trial
-            else:
-                i += 1
-        safe, mine = forced_by(kept, unknown, mines)
-        safe &= targets
-        mine &= targets
-        premises = tuple(sorted(c.cell for c in kept))
-        if mines is not None:
-            found.append(Deduction(view, "mine-total", premises, True, safe, mine))
-        else:
-            found.append(_graded(view, kept, premises, safe, mine, target))
-        todo &= ~(safe | mine | target)
-    return found
-
-
-def _graded(
-    view: Position, kept: list[Clue], premises: tuple[int, ...], safe: int, mine: int, target: int
-) -> Deduction:
-    """Return the deduction from a minimal clue set, at the weakest level that proves it."""
-    if len(kept) == 1:
-        return Deduction(view, "single-clue", premises, False, safe, mine)
-    if len(kept) == 2:
-        return Deduction(view, "two-clues", premises, False, safe, mine)
-    for row in eliminate(kept):
-        row_safe, row_mine = bounds(row)
-        if (row_safe | row_mine) & target:
-            combination = tuple(sorted(row.combination.items()))
-            return Deduction(view, "elimination", premises, False, safe, mine, combination)
-    return Deduction(view, "case-analysis", premises, False, safe, mine)
+    spots = [(i % w, i // w) for i in iter_bits(near)]
+    return (
+        min(max(abs(i % w - x), abs(i // w - y)) for i in cells for x, y in spots) if cells else 0
+    )

@@ -1,17 +1,16 @@
 """The logic-only solving engine shared by the solver and the generator.
 
 It plays a layout from a start cell on bitmasks: every step takes the techniques of the lowest
-level that makes progress, up to a given level, opens what they prove safe and marks what they
-prove mined.
+level that makes progress, up to a given level (as :mod:`mineproof.logic.levels` defines them),
+opens what they prove safe and marks what they prove mined.
 """
 
 from __future__ import annotations
 
-from mineproof.analysis.constraints import Clue, components_of, new_clue, propagate
+from mineproof.analysis.constraints import Clue, new_clue, propagate
 from mineproof.analysis.core import forced_by
 from mineproof.board import Layout, iter_bits
-from mineproof.logic.elimination import bounds, eliminate
-from mineproof.logic.ladder import overlapping_pairs, pair_bounds
+from mineproof.logic.levels import forced_up_to, mine_count
 from mineproof.position import COVERED, FLAG, Position
 
 __all__ = ["Engine"]
@@ -23,9 +22,8 @@ class Engine:
     Sets of cells are bitmasks, with no Position objects in the loop. Clues are kept between
     steps: only those next to a cell that changed (opened, proven, or toggled) are rebuilt, and
     one-clue propagation looks only at them, since the others gave all they could before.
-    ``step`` uses the techniques up to a level: 1 one-clue propagation and the global rules,
-    2 pairs of clues, 3 elimination, 4 exact counting of the clues, 5 exact counting with the
-    mine total (complete: at level 5 the engine is a perfect logician).
+    ``step`` uses the techniques up to a level (see :mod:`mineproof.logic.levels`); at level 5
+    the engine is a perfect logician.
     ``toggle`` lets the generator change the layout under a game in progress.
     """
 
@@ -33,6 +31,7 @@ class Engine:
         self.board = layout.board
         self.start = start
         self.rounds = 0
+        self.hardest = 0
         self.lists = self.board.neighbour_lists()
         self.masks = self.board.neighbour_masks()
         self.full = self.board.full_mask
@@ -110,50 +109,47 @@ class Engine:
     def cleared(self) -> bool:
         return self.opened | self.mines == self.full
 
-    def step(self, max_level: int) -> bool:
+    def step(self, max_level: int, exact_levels: bool = True) -> int:
         """Make the deductions of the lowest level that makes progress, up to ``max_level``.
 
-        Returns whether anything was opened or proven.
+        Returns that level, 0 when nothing was opened or proven. Without ``exact_levels`` and
+        with ``max_level`` 5, everything beyond one clue is decided at once by the exact count
+        with the mine total (the fastest complete solve) and reported as level 5.
         """
         unknown, changed = self.refresh()
         left = self.total - self.known.bit_count()
         safe, mine, _ = propagate(changed)
+        level = 1
         if not (safe | mine):
-            if left == 0:
-                safe = unknown
-            elif left == unknown.bit_count():
-                mine = unknown
-        rest: list[Clue] = []
+            safe, mine = mine_count(unknown, left)
         if not (safe | mine) and max_level >= 2:
             rest = propagate(list(self.clue_of.values()))[2]
-        if not (safe | mine) and max_level >= 5:
-            # Every technique is allowed: the exact count with the mine total decides at once,
-            # and when it finds nothing, no weaker technique can.
-            safe, mine = forced_by(rest, unknown, left)
-        elif not (safe | mine) and max_level >= 2:
-            safe, mine = _pairs(rest)
-            if not (safe | mine) and max_level >= 3:
-                for comp in components_of(rest):
-                    for row in eliminate(comp.clues):
-                        s, m = bounds(row)
-                        safe |= s
-                        mine |= m
-            if not (safe | mine) and max_level >= 4:
-                safe, mine = forced_by(rest, unknown)
+            if max_level >= 5 and not exact_levels:
+                safe, mine = forced_by(rest, unknown, left)
+                level = 5
+            else:
+                for level in range(2, max_level + 1):
+                    safe, mine = forced_up_to(level, rest, unknown, left)
+                    if safe | mine:
+                        break
         if not (safe | mine):
-            return False
+            return 0
+        self.hardest = max(self.hardest, level)
         self.known |= mine
         if mine:
             self.dirty |= self.board.dilate(mine)
         for i in iter_bits(safe):
             self.reveal(i)
         self.rounds += bool(safe)
-        return True
+        return level
 
-    def play(self, max_level: int) -> bool:
-        """Solve as far as the techniques up to ``max_level`` go; return whether cleared."""
+    def play(self, max_level: int, exact_levels: bool = True) -> bool:
+        """Solve as far as the techniques up to ``max_level`` go; return whether cleared.
+
+        ``hardest`` then holds the highest level a step needed (see :meth:`step`).
+        """
         while not self.cleared():
-            if not self.step(max_level):
+            if not self.step(max_level, exact_levels):
                 return False
         return True
 
@@ -164,6 +160,7 @@ class Engine:
         self.clue_of = {}
         self.dirty = 0
         self.clean = True
+        self.hardest = 0
         self.reveal(self.start)
 
     def position(self) -> Position:
@@ -173,14 +170,3 @@ class Engine:
             for i, n in enumerate(self.numbers)
         )
         return Position(self.board, cells, self.total)
-
-
-def _pairs(clues: list[Clue]) -> tuple[int, int]:
-    """Return every cell two overlapping clues force together."""
-    safe = 0
-    mine = 0
-    for a, b in overlapping_pairs(clues):
-        s, m = pair_bounds(a, b)
-        safe |= s
-        mine |= m
-    return safe, mine

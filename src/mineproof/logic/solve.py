@@ -4,7 +4,7 @@ The solver plays as a perfect logician who knows the mine total: it opens every 
 safe in every arrangement and flags every cell that is a mine in every arrangement, again and
 again, until the board is cleared or nothing is forced. Cheap one-clue propagation runs first;
 the exact count with the mine total runs only when propagation is stuck, so the solve is complete
-and still fast (see :mod:`mineproof.engine`).
+and still fast (see :mod:`mineproof.logic.engine`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mineproof.board import Layout
-from mineproof.engine import Engine
+from mineproof.logic.engine import Engine
 from mineproof.position import Position
 
 __all__ = ["SolveResult", "solve"]
@@ -45,7 +45,7 @@ def solve(layout: Layout, start: tuple[int, int]) -> SolveResult:
     i = layout.start_index(start)
     engine = Engine(layout, i)
     engine.reveal(i)
-    solved = engine.play(5)
+    solved = engine.play(5, exact_levels=False)
     safe_cells = board.size - layout.mine_count
     return SolveResult(
         start, solved, engine.opened.bit_count(), safe_cells, engine.rounds, engine.position()

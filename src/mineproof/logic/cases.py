@@ -1,0 +1,220 @@
+"""Proofs by cases: suppose the opposite of a conclusion and follow the clues to a contradiction.
+
+Inside a case only one-clue reasoning is used (a clue whose mines are all placed makes its other
+cells safe; a clue with just enough cells left makes them mines), so a person can follow every
+step. When that runs out before a contradiction, the proof splits on one more cell and refutes
+both of its cases, as few splits as possible. Only the steps the contradiction needs are kept.
+
+>>> from mineproof.analysis.constraints import Clue
+>>> proof = case_proof([Clue(10, 0b011, 1), Clue(11, 0b110, 1), Clue(12, 0b101, 1)], 0, True)
+>>> proof is None   # the three 1s on a triangle of cells cannot all hold: nothing to refute
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from mineproof.analysis.constraints import Clue
+from mineproof.board import iter_bits
+
+__all__ = ["Branch", "CaseProof", "Event", "case_proof"]
+
+Conflict = Literal["", "too-many", "too-few"]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One step inside a case: premise ``premise`` (a clue's cell, or -1 for the mine total).
+
+    Either it settles cells (``safe`` or ``mine``, only those the rest of the proof uses), or,
+    with ``conflict`` set, it cannot hold: ``too-many`` mines already, or ``too-few`` cells
+    left for the mines it still needs.
+    """
+
+    premise: int
+    safe: int = 0
+    mine: int = 0
+    conflict: Conflict = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Branch:
+    """The case where ``cell`` is a mine (``mine``) or safe, refuted.
+
+    ``chain`` is what the clues make of it, in order; it ends in a conflict, unless ``split``
+    holds two further branches (the same other cell as a mine, then safe) that are both refuted.
+    """
+
+    cell: int
+    mine: bool
+    chain: tuple[Event, ...]
+    split: tuple[Branch, Branch] | None = None
+
+    def leaves(self, safe: int = 0, mine: int = 0) -> list[tuple[int, int]]:
+        """Return the assumptions ``(safe, mine)`` of every case this branch refutes."""
+        if self.mine:
+            mine |= 1 << self.cell
+        else:
+            safe |= 1 << self.cell
+        if self.split is None:
+            return [(safe, mine)]
+        return [leaf for b in self.split for leaf in b.leaves(safe, mine)]
+
+    @property
+    def size(self) -> int:
+        """Return the number of events of the whole branch (its length for a reader)."""
+        extra = sum(b.size for b in self.split) if self.split else 0
+        return len(self.chain) + extra
+
+
+@dataclass(frozen=True, slots=True)
+class CaseProof:
+    """A proof that ``target`` is a mine (``mine``) or safe: the opposite case is refuted."""
+
+    target: int
+    mine: bool
+    refuted: Branch
+
+    def cases(self) -> list[tuple[int, int, Literal["contradiction", "agrees"]]]:
+        """Return every case as ``(assumed safe, assumed mine, outcome)``: the refuted ones,
+        then the case that agrees with the conclusion. Together they cover every arrangement
+        of the cells split on."""
+        out: list[tuple[int, int, Literal["contradiction", "agrees"]]] = [
+            (s, m, "contradiction") for s, m in self.refuted.leaves()
+        ]
+        bit = 1 << self.target
+        out.append((0, bit, "agrees") if self.mine else (bit, 0, "agrees"))
+        return out
+
+
+class _Budget:
+    def __init__(self, work: int) -> None:
+        self.left = work
+
+    def spend(self, n: int) -> bool:
+        self.left -= n
+        return self.left >= 0
+
+
+def case_proof(
+    premises: Sequence[Clue], target: int, mine: bool, *, depth: int = 4, work: int = 20_000
+) -> CaseProof | None:
+    """Return the shortest refutation (fewest splits, then fewest steps) of the case opposite
+    to "``target`` is a mine" (``mine``) or "is safe", within ``depth`` splits and ``work``
+    clue visits; ``None`` when there is none within those bounds.
+    """
+    budget = _Budget(work)
+    clues = list(premises)
+    for limit in range(depth + 1):
+        found = _refute(clues, target, not mine, 0, 0, limit, budget)
+        if found is not None:
+            return CaseProof(target, mine, found[0])
+        if budget.left < 0:
+            return None
+    return None
+
+
+def _refute(
+    clues: list[Clue],
+    cell: int,
+    mine: bool,
+    safe_known: int,
+    mine_known: int,
+    splits: int,
+    budget: _Budget,
+) -> tuple[Branch, int] | None:
+    """Return a refutation of ``cell`` being a mine (``mine``) or safe, given the cells known
+    so far, with at most ``splits`` further splits; with it, the known cells it relies on."""
+    bit = 1 << cell
+    if mine:
+        mine_known |= bit
+    else:
+        safe_known |= bit
+    before = safe_known | mine_known
+    events, safe_known, mine_known, conflict = _propagate(clues, safe_known, mine_known, budget)
+    if conflict is not None:
+        chain, outside = _needed(events, conflict[1])
+        return Branch(cell, mine, (*chain, conflict[0])), outside & before & ~bit
+    if splits == 0 or budget.left < 0:
+        return None
+    best: tuple[Branch, int] | None = None
+    for other in _split_cells(clues, safe_known | mine_known):
+        first = _refute(clues, other, True, safe_known, mine_known, splits - 1, budget)
+        if first is None:
+            continue
+        second = _refute(clues, other, False, safe_known, mine_known, splits - 1, budget)
+        if second is None:
+            continue
+        chain, outside = _needed(events, first[1] | second[1])
+        branch = Branch(cell, mine, chain, (first[0], second[0]))
+        if best is None or branch.size < best[0].size:
+            best = branch, outside & before & ~bit
+        if budget.left < 0:
+            break
+    return best
+
+
+def _split_cells(clues: list[Clue], known: int) -> list[int]:
+    """Return the undecided cells to split on, those of the tightest clues first."""
+    order: dict[int, int] = {}
+    for clue in clues:
+        free = clue.mask & ~known
+        size = free.bit_count()
+        for i in iter_bits(free):
+            order[i] = min(order.get(i, size), size)
+    return sorted(order, key=lambda i: (order[i], i))
+
+
+def _propagate(
+    clues: list[Clue], safe: int, mine: int, budget: _Budget
+) -> tuple[list[tuple[Event, int]], int, int, tuple[Event, int] | None]:
+    """Apply the one-clue rules until nothing changes or a clue fails.
+
+    Returns the events, each with the known cells it relied on; the cells known at the end;
+    and the failing event with what it relied on (``None`` when nothing failed, or when the
+    budget ran out).
+    """
+    events: list[tuple[Event, int]] = []
+    changed = True
+    while changed:
+        changed = False
+        for clue in clues:
+            if not budget.spend(1):
+                return events, safe, mine, None
+            mask = clue.mask
+            placed = mask & mine
+            free = mask & ~safe & ~placed
+            need = clue.mines - placed.bit_count()
+            room = free.bit_count()
+            if need < 0:
+                return events, safe, mine, (Event(clue.cell, conflict="too-many"), placed)
+            if need > room:
+                return events, safe, mine, (Event(clue.cell, conflict="too-few"), mask & ~free)
+            if not free:
+                continue
+            if need == 0:  # every mine placed: relies on the mines only
+                events.append((Event(clue.cell, safe=free), placed))
+                safe |= free
+                changed = True
+            elif need == room:  # relies on the mines placed and the cells known safe
+                events.append((Event(clue.cell, mine=free), mask & ~free))
+                mine |= free
+                changed = True
+    return events, safe, mine, None
+
+
+def _needed(events: list[tuple[Event, int]], wanted: int) -> tuple[tuple[Event, ...], int]:
+    """Return the events that settle the cells ``wanted`` relies on, each cut down to the cells
+    used later, in order; and the cells relied on that no event settles (known before)."""
+    kept: list[Event] = []
+    for event, relied in reversed(events):
+        used = (event.safe | event.mine) & wanted
+        if not used:
+            continue
+        kept.append(Event(event.premise, event.safe & used, event.mine & used))
+        wanted = (wanted & ~used) | relied
+    kept.reverse()
+    return tuple(kept), wanted

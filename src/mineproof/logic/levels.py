@@ -1,0 +1,147 @@
+"""What each level of technique forces: the one definition the solving engine and the ladder share.
+
+1. one clue: a number whose remaining mines are 0 or fill its covered cells; all mines found; as
+   many mines left as covered cells;
+2. two clues: what two numbers that share cells force together (complete for pairs);
+3. a combination of clues: what the linear relaxation of all the clues forces (each cell a
+   real number between 0 and 1), which is every conclusion of adding up clue equations with
+   rational multipliers and reading the result with the bounds of 0/1 cells;
+4. a case analysis: what the clues force when mines are whole (exact counting without the total);
+5. the mine total together with the clues: everything a perfect logician knows.
+
+Each level subsumes the one below it (two clues share a 0/1 structure whose relaxation is
+exact, so level 3 contains level 2), and what a level forces only grows as cells are opened: a
+solve that takes the lowest level at each step needs level ``L`` exactly when the techniques up
+to ``L`` clear the board.
+"""
+
+from __future__ import annotations
+
+from mineproof.analysis.constraints import Clue, components_of
+from mineproof.analysis.core import forced_by
+from mineproof.board import iter_bits
+from mineproof.logic.linear import Relaxation
+
+__all__ = [
+    "LEVELS",
+    "forced_up_to",
+    "linear",
+    "mine_count",
+    "one_clue",
+    "overlapping_pairs",
+    "pair_bounds",
+    "two_clues",
+]
+
+LEVELS = (1, 2, 3, 4, 5)
+
+
+def one_clue(clues: list[Clue]) -> tuple[int, int]:
+    """Return ``(safe, mine)``: the cells single clues force (one look, no chaining)."""
+    safe = mine = 0
+    for _, mask, count in clues:
+        if count == 0:
+            safe |= mask
+        elif count == mask.bit_count():
+            mine |= mask
+    return safe, mine
+
+
+def mine_count(unknown: int, left: int) -> tuple[int, int]:
+    """Return ``(safe, mine)`` the mine total forces alone: all unknown cells safe when no mine
+    is left, all mines when as many are left as there are unknown cells."""
+    if left == 0:
+        return unknown, 0
+    if unknown and left == unknown.bit_count():
+        return 0, unknown
+    return 0, 0
+
+
+def pair_bounds(a: Clue, b: Clue) -> tuple[int, int]:
+    """Return ``(safe, mine)``: every cell the two clues force together (complete for two).
+
+    The common area ``C`` holds ``c`` mines with ``c`` between the largest and smallest counts
+    both clues allow; each clue's own area then holds its mines minus ``c``.
+    """
+    common = a.mask & b.mask
+    only_a = a.mask & ~b.mask
+    only_b = b.mask & ~a.mask
+    n_a, n_b, n_c = only_a.bit_count(), only_b.bit_count(), common.bit_count()
+    lo = max(0, a.mines - n_a, b.mines - n_b)
+    hi = min(a.mines, b.mines, n_c)
+    safe = 0
+    mine = 0
+    for area, size, own in ((only_a, n_a, a.mines), (only_b, n_b, b.mines)):
+        if size and own - lo == 0:
+            safe |= area
+        elif size and own - hi == size:
+            mine |= area
+    if n_c and hi == 0:
+        safe |= common
+    elif n_c and lo == n_c:
+        mine |= common
+    return safe, mine
+
+
+def overlapping_pairs(clues: list[Clue]) -> list[tuple[Clue, Clue]]:
+    """Return every pair of clues that share a cell, ordered by their cells (earlier first)."""
+    by_cell: dict[int, list[Clue]] = {}
+    for clue in clues:
+        for i in iter_bits(clue.mask):
+            by_cell.setdefault(i, []).append(clue)
+    pairs: dict[tuple[int, int], tuple[Clue, Clue]] = {}
+    for group in by_cell.values():
+        for a in group:
+            for b in group:
+                if a.cell < b.cell:
+                    pairs[a.cell, b.cell] = (a, b)
+    return [pairs[key] for key in sorted(pairs)]
+
+
+def two_clues(clues: list[Clue]) -> tuple[int, int]:
+    """Return ``(safe, mine)``: every cell some pair of overlapping clues forces."""
+    safe = mine = 0
+    for a, b in overlapping_pairs(clues):
+        s, m = pair_bounds(a, b)
+        safe |= s
+        mine |= m
+    return safe, mine
+
+
+def linear(clues: list[Clue], unknown: int) -> tuple[int, int]:
+    """Return ``(safe, mine)``: every cell the linear relaxation of the clues forces.
+
+    Only cells the clues force with whole mines can be forced by the relaxation, so exact
+    counting picks the candidates and each component's relaxation decides them.
+    """
+    safe = mine = 0
+    for comp in components_of(clues):
+        s, m = forced_by(comp.clues, unknown)
+        candidates = (s | m) & comp.mask
+        if candidates:
+            s, m = Relaxation(comp.clues).forced(candidates)
+            safe |= s
+            mine |= m
+    return safe, mine
+
+
+def forced_up_to(level: int, clues: list[Clue], unknown: int, left: int) -> tuple[int, int]:
+    """Return ``(safe, mine)``: what the techniques up to ``level`` force in one look.
+
+    ``clues`` are reduced to the ``unknown`` cells, which hold ``left`` mines. Raises
+    :class:`~mineproof.analysis.constraints.Contradiction` for clues that cannot all hold.
+    """
+    if level >= 5:
+        return forced_by(clues, unknown, left)
+    safe, mine = mine_count(unknown, left)
+    if level == 1:
+        s, m = one_clue(clues)
+    elif level == 2:
+        s, m = two_clues(clues)
+        s1, m1 = one_clue(clues)
+        s, m = s | s1, m | m1
+    elif level == 3:
+        s, m = linear(clues, unknown)
+    else:
+        s, m = forced_by(clues, unknown)
+    return safe | s, mine | m

@@ -1,0 +1,336 @@
+"""Linear reasoning over clue equations: what the linear relaxation forces, and the proof.
+
+Each premise is an equation: the cells of ``mask`` hold ``mines`` mines (a clue, or the mine total
+over every unknown cell). Relaxed to real numbers ``0 <= x <= 1``, the premises force a cell when
+every real solution gives it the same value. That is decided exactly by a small simplex over
+``Fraction``s on *boxes* (cells that lie in exactly the same premises, so interchangeable: a box
+of ``u`` cells is one variable between 0 and ``u``).
+
+A forced cell always has a short proof a person can check, read from the dual of the linear
+programme: multipliers for the premises whose sum is an equation ``sum(c_i * x_i) = R`` with
+``R`` the largest value the left side can take (every cell with ``c_i > 0`` a mine, every cell
+with ``c_i < 0`` empty). Reaching its maximum forces every cell of the equation: those with a
+positive coefficient are mines and those with a negative one are safe.
+
+>>> from mineproof.analysis.constraints import Clue
+>>> a, b = Clue(0, 0b0111, 1), Clue(1, 0b1111, 2)   # a 1 over cells 0-2, a 2 over cells 0-3
+>>> proof = linear_proof([a, b], safe=0, mine=0b1000)
+>>> proof.combination, proof.coefficients, proof.total
+(((0, Fraction(-1, 1)), (1, Fraction(1, 1))), ((3, Fraction(1, 1)),), Fraction(1, 1))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from math import gcd, lcm
+
+from mineproof.analysis.constraints import Clue
+from mineproof.board import iter_bits
+
+__all__ = ["MINE_TOTAL", "LinearProof", "Relaxation", "linear_proof", "lp_forced"]
+
+MINE_TOTAL = -1
+"""The premise ``cell`` of the mine total: all unknown cells together hold the mines left."""
+
+_ZERO = Fraction(0)
+_ONE = Fraction(1)
+
+
+@dataclass(frozen=True, slots=True)
+class LinearProof:
+    """A combination of premises that proves cells by the bounds of 0/1 cells.
+
+    ``combination`` holds ``(premise cell, multiplier)`` pairs (:data:`MINE_TOTAL` for the mine
+    total), integers with no common factor where possible; adding the premise equations with
+    these multipliers gives ``sum(coefficient * x_cell) = total`` over ``coefficients`` (cells
+    with a nonzero coefficient, in cell order). ``total`` is the largest value the left side can
+    take, so every cell with a positive coefficient is a mine and every cell with a negative one
+    is safe.
+    """
+
+    combination: tuple[tuple[int, Fraction], ...]
+    coefficients: tuple[tuple[int, Fraction], ...]
+    total: Fraction
+
+    @property
+    def mine(self) -> int:
+        """Return the cells the equation proves to be mines (positive coefficients)."""
+        return _mask(i for i, c in self.coefficients if c > 0)
+
+    @property
+    def safe(self) -> int:
+        """Return the cells the equation proves safe (negative coefficients)."""
+        return _mask(i for i, c in self.coefficients if c < 0)
+
+
+def _mask(cells: object) -> int:
+    out = 0
+    for i in cells:  # type: ignore[attr-defined]
+        out |= 1 << i
+    return out
+
+
+class Relaxation:
+    """The linear relaxation of some premises, solved over boxes.
+
+    Built once (a first phase finds a feasible point), then asked about each box in turn.
+    Raises ``ValueError`` from the constructor when the premises have no real solution (a
+    consistent position never does that).
+    """
+
+    def __init__(self, premises: Sequence[Clue]) -> None:
+        self.premises = list(premises)
+        boxes: dict[int, int] = {}  # signature (which premises see it) -> cells
+        union = 0
+        for clue in self.premises:
+            union |= clue.mask
+        for i in iter_bits(union):
+            signature = 0
+            bit = 1 << i
+            for k, clue in enumerate(self.premises):
+                if clue.mask & bit:
+                    signature |= 1 << k
+            boxes[signature] = boxes.get(signature, 0) | bit
+        self.boxes = list(boxes.values())
+        self.signatures = list(boxes)
+        self.box_of = {i: b for b, box in enumerate(self.boxes) for i in iter_bits(box)}
+        rows = [
+            [Fraction(sig >> k & 1) for sig in self.signatures] for k in range(len(self.premises))
+        ]
+        upper = [Fraction(box.bit_count()) for box in self.boxes]
+        self._lp = _Simplex(rows, [Fraction(c.mines) for c in self.premises], upper)
+
+    @property
+    def pivots(self) -> int:
+        """Return the simplex pivots made so far (a measure of the work done)."""
+        return self._lp.pivots + len(self.premises)
+
+    def forced(self, candidates: int) -> tuple[int, int]:
+        """Return ``(safe, mine)``: the cells of ``candidates`` the relaxation forces."""
+        safe = mine = 0
+        done = 0
+        for i in iter_bits(candidates):
+            b = self.box_of.get(i)
+            if b is None or done >> b & 1:
+                continue
+            done |= 1 << b
+            box = self.boxes[b]
+            if self._lp.maximum(b, 1) == 0:
+                safe |= box
+            elif self._lp.maximum(b, -1) == -box.bit_count():
+                mine |= box
+        return safe & candidates, mine & candidates
+
+    def proof(self, safe: int, mine: int) -> LinearProof | None:
+        """Return one combination that proves every cell of ``safe`` and ``mine``, or ``None``
+        when the relaxation does not force them all (or forces them the other way)."""
+        total = [_ZERO] * len(self.premises)
+        done = 0
+        for cells, sign in ((safe, 1), (mine, -1)):
+            for i in iter_bits(cells):
+                b = self.box_of.get(i)
+                if b is None:
+                    return None
+                if done >> b & 1:
+                    continue
+                done |= 1 << b
+                y = self._lp.dual(b, sign)
+                total = [t + v for t, v in zip(total, y, strict=True)]
+        return self._as_proof(total, safe, mine)
+
+    def _as_proof(self, y: list[Fraction], safe: int, mine: int) -> LinearProof | None:
+        """Return the proof of multipliers ``y``: the maximum form, scaled to integers."""
+        # The simplex gives a row tight at its minimum (safe cells positive); negate it so the
+        # right side is the maximum, which is never negative.
+        y = [-v for v in y]
+        scale = lcm(*(v.denominator for v in y if v))
+        common = 0
+        for v in y:
+            common = gcd(common, int(v * scale))
+        factor = Fraction(scale, common or 1)
+        y = [v * factor for v in y]
+        coef: dict[int, Fraction] = {}
+        rhs = _ZERO
+        for clue, v in zip(self.premises, y, strict=True):
+            if not v:
+                continue
+            rhs += v * clue.mines
+            for i in iter_bits(clue.mask):
+                coef[i] = coef.get(i, _ZERO) + v
+        coefficients = tuple((i, c) for i, c in sorted(coef.items()) if c)
+        if rhs != sum((c for _, c in coefficients if c > 0), _ZERO):
+            return None
+        proof = LinearProof(
+            tuple((clue.cell, v) for clue, v in zip(self.premises, y, strict=True) if v),
+            coefficients,
+            rhs,
+        )
+        if safe & ~proof.safe or mine & ~proof.mine:
+            return None
+        return proof
+
+
+def lp_forced(premises: Sequence[Clue], candidates: int) -> tuple[int, int]:
+    """Return ``(safe, mine)``: the cells of ``candidates`` that the linear relaxation of the
+    premises forces."""
+    return Relaxation(premises).forced(candidates)
+
+
+def linear_proof(premises: Sequence[Clue], safe: int, mine: int) -> LinearProof | None:
+    """Return a combination of ``premises`` proving ``safe`` and ``mine``, or ``None``."""
+    return Relaxation(premises).proof(safe, mine)
+
+
+class _Simplex:
+    """``A x = b`` with ``0 <= x <= upper``: a bounded-variable primal simplex over Fractions.
+
+    Rows are sparse (a clue sees few boxes). Columns ``0..n-1`` are the variables,
+    ``n..n+m-1`` one artificial per row; their reduced costs give the dual values. Bland's rule
+    (the smallest column enters, the smallest basic variable leaves on ties) rules out cycling.
+    """
+
+    def __init__(self, rows: list[list[Fraction]], rhs: list[Fraction], upper: list[Fraction]):
+        m, n = len(rows), len(upper)
+        self.m, self.n = m, n
+        self.rows: list[dict[int, Fraction]] = [
+            {**{j: v for j, v in enumerate(row) if v}, n + i: _ONE} for i, row in enumerate(rows)
+        ]
+        self.value = list(rhs)  # the basic variables' values, row by row
+        self.basis = [n + i for i in range(m)]
+        self.upper: list[Fraction | None] = [*upper, *([None] * m)]
+        self.at_upper = [False] * (n + m)
+        self.pivots = 0
+        self._optimise({n + i: -_ONE for i in range(m)}, n + m)
+        if any(self.value[i] for i in range(m) if self.basis[i] >= n):
+            raise ValueError("the premises have no solution")
+        for k in range(n, n + m):
+            self.upper[k] = _ZERO
+
+    def _copy(self) -> _Simplex:
+        other = object.__new__(_Simplex)
+        other.m, other.n = self.m, self.n
+        other.rows = [dict(row) for row in self.rows]
+        other.value = list(self.value)
+        other.basis = list(self.basis)
+        other.upper = list(self.upper)
+        other.at_upper = list(self.at_upper)
+        other.pivots = 0
+        return other
+
+    def maximum(self, column: int, sign: int) -> Fraction:
+        """Return the largest value of ``sign * x[column]``."""
+        lp = self._copy()
+        lp._optimise({column: Fraction(sign)}, lp.n)
+        self.pivots += lp.pivots
+        if column in lp.basis:
+            return sign * lp.value[lp.basis.index(column)]
+        return sign * (lp.upper[column] or _ZERO) if lp.at_upper[column] else _ZERO
+
+    def dual(self, column: int, sign: int) -> list[Fraction]:
+        """Return the premise multipliers of the optimum of ``sign * x[column]``: when that
+        optimum is the bound (0 for ``sign`` 1, full for -1), they add up to a row that proves
+        it in every solution."""
+        lp = self._copy()
+        d = lp._optimise({column: Fraction(sign)}, lp.n)
+        self.pivots += lp.pivots
+        # The reduced cost of artificial k (cost 0) is -y_k.
+        return [-d.get(lp.n + k, _ZERO) for k in range(lp.m)]
+
+    def _optimise(self, cost: dict[int, Fraction], entering_below: int) -> dict[int, Fraction]:
+        """Maximise ``cost . x`` (only columns below ``entering_below`` may enter the basis);
+        return the final reduced costs."""
+        rows, value, basis, upper, at_upper = (
+            self.rows,
+            self.value,
+            self.basis,
+            self.upper,
+            self.at_upper,
+        )
+        m = self.m
+        d = dict(cost)
+        for i in range(m):
+            cb = cost.get(basis[i])
+            if cb:
+                for j, v in rows[i].items():
+                    d[j] = d.get(j, _ZERO) - cb * v
+        while True:
+            entering = -1
+            direction = 0
+            for j in sorted(d):
+                if j >= entering_below:
+                    break
+                dj = d[j]
+                if dj > 0 and not at_upper[j] and upper[j] != 0:
+                    entering, direction = j, 1
+                    break
+                if dj < 0 and at_upper[j]:
+                    entering, direction = j, -1
+                    break
+            if entering < 0:
+                return d
+            j = entering
+            # The largest step before some variable meets a bound.
+            step: Fraction | None = upper[j]
+            leave = -1
+            for i in range(m):
+                a = rows[i].get(j)
+                if not a:
+                    continue
+                a *= direction
+                bound = upper[basis[i]]
+                if a > 0:  # the basic variable goes down towards 0
+                    limit = value[i] / a
+                elif bound is not None:
+                    limit = (value[i] - bound) / a
+                else:
+                    continue
+                if (
+                    step is None
+                    or limit < step
+                    or (limit == step and leave >= 0 and basis[i] < basis[leave])
+                ):
+                    step, leave = limit, i
+            if step is None:  # pragma: no cover - every variable here is bounded
+                raise ValueError("unbounded")
+            if step:
+                for i in range(m):
+                    a = rows[i].get(j)
+                    if a:
+                        value[i] -= a * direction * step
+            if leave < 0:  # the entering variable meets its own bound first
+                at_upper[j] = not at_upper[j]
+                continue
+            self.pivots += 1
+            start = (upper[j] or _ZERO) if at_upper[j] else _ZERO
+            out = basis[leave]
+            at_upper[out] = value[leave] != 0
+            at_upper[j] = False
+            pivot_row = rows[leave]
+            p = pivot_row[j]
+            if p != 1:
+                for k in pivot_row:
+                    pivot_row[k] /= p
+            for i in range(m):
+                if i == leave:
+                    continue
+                row = rows[i]
+                f = row.get(j)
+                if f:
+                    _subtract(row, f, pivot_row)
+            f = d.get(j)
+            if f:
+                _subtract(d, f, pivot_row)
+            basis[leave] = j
+            value[leave] = start + direction * step
+
+
+def _subtract(row: dict[int, Fraction], f: Fraction, pivot: dict[int, Fraction]) -> None:
+    """Set ``row`` to ``row - f * pivot``, dropping the zeros."""
+    for k, v in pivot.items():
+        w = row.get(k, _ZERO) - f * v
+        if w:
+            row[k] = w
+        else:
+            row.pop(k, None)

@@ -1,0 +1,133 @@
+"""Solving one deduction at a time, as a person does: explained steps, grades, hints that lead to
+a click.
+
+Each step takes the best deduction of the position as it is now (the lowest level, a safe cell
+if it can, the fewest premises, near the last step), applies it (mines flagged, safe cells
+opened) and looks again. So no step repeats a settled cell, and the numbers, flags and counts of
+each step's text are those of the board the reader has at that step.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from mineproof.board import Layout, iter_bits
+from mineproof.game import Game
+from mineproof.logic.deduction import Deduction
+from mineproof.logic.ladder import HINT_WORK, Ladder, known_view
+from mineproof.logic.premises import Work
+from mineproof.position import FLAG, Position
+
+__all__ = ["STEP_WORK", "Grade", "Step", "grade", "hint_steps", "logic_steps"]
+
+STEP_WORK = 100_000
+"""The work budget of each step of a solve (see :data:`~mineproof.logic.ladder.HINT_WORK`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One deduction of a solve: its number (from 1) and the position it was made in."""
+
+    number: int
+    deduction: Deduction
+    position: Position
+
+
+@dataclass(frozen=True, slots=True)
+class Grade:
+    """The grade of a board: solved or not, the highest level needed, the steps per level."""
+
+    solved: bool
+    level: int
+    steps: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def total_steps(self) -> int:
+        """Return the number of steps of the solve."""
+        return sum(self.steps.values())
+
+    def to_json(self) -> dict[str, object]:
+        """Return the grade as JSON data: ``solved``, ``level``, ``steps`` (per level, keys as
+        strings) and ``total_steps``."""
+        return {
+            "solved": self.solved,
+            "level": self.level,
+            "steps": {str(k): v for k, v in self.steps.items()},
+            "total_steps": self.total_steps,
+        }
+
+
+def _start(layout: Layout, start: tuple[int, int]) -> Game:
+    layout.start_index(start)
+    game = Game(layout)
+    game.reveal(*start)
+    return game
+
+
+def logic_steps(layout: Layout, start: tuple[int, int]) -> Iterator[Step]:
+    """Yield the steps of a logic-only solve of ``layout`` from ``start``, one deduction at a
+    time. The solve ends when the board is cleared or nothing is forced. Raises ``FormatError``
+    for a start outside the board and ``IllegalMoveError`` for a start on a mine.
+    """
+    yield from _steps(_start(layout, start))
+
+
+def _steps(game: Game) -> Iterator[Step]:
+    board = game.board
+    number = 0
+    near = 0
+    while game.state == "playing":
+        position = game.position()
+        deduction = Ladder(position).best(near, Work(STEP_WORK))
+        if deduction is None:
+            return
+        number += 1
+        yield Step(number, deduction, position)
+        for i in iter_bits(deduction.mine & ~game.flag_mask):
+            game.flag(*board.xy(i))
+        for i in iter_bits(deduction.safe):
+            if game.state == "playing" and not game.opened_mask >> i & 1:
+                game.reveal(*board.xy(i))
+        near = deduction.safe | deduction.mine
+
+
+def grade(layout: Layout, start: tuple[int, int]) -> Grade:
+    """Return the grade of ``layout`` solved logic-only from ``start``.
+
+    ``level`` is the highest level any step needed (0 when no step was needed); ``solved`` says
+    whether every safe cell was opened. Raises as :func:`logic_steps` does.
+    """
+    game = _start(layout, start)
+    counts = Counter(step.deduction.level for step in _steps(game))
+    return Grade(game.state == "won", max(counts, default=0), dict(sorted(counts.items())))
+
+
+def hint_steps(
+    position: Position, trust_flags: bool = False, *, work: int = HINT_WORK
+) -> list[Deduction]:
+    """Return the deductions that lead to a cell to open, in order: the best deduction, and
+    while the deductions so far prove only mines, the next ones (those mines taken as
+    flagged), until one proves a safe cell. Empty when nothing is forced; it ends without a
+    safe cell only when the mines it proves are all there is to prove.
+
+    Flags count as :func:`~mineproof.logic.ladder.known_view` says. Raises
+    :class:`~mineproof.errors.InconsistentPositionError` for an impossible position.
+    """
+    view = known_view(position, trust_flags)
+    budget = Work(work)
+    out: list[Deduction] = []
+    near = 0
+    while True:
+        deduction = Ladder(view).best(near, budget)
+        if deduction is None:
+            return out
+        out.append(deduction)
+        if deduction.safe:
+            return out
+        cells = list(view.cells)
+        for i in iter_bits(deduction.mine):
+            cells[i] = FLAG
+        view = Position(view.board, tuple(cells), view.mines)
+        near = deduction.mine
