@@ -68,7 +68,7 @@ def main() -> int:
 
 
 def _cleared(layout: Layout) -> bool:
-    from mineproof.solve import solve
+    from mineproof.logic import solve
 
     return solve(layout, START).solved
 

@@ -21,7 +21,7 @@ import ms_toollib
 
 from mineproof.board import Board, Layout
 from mineproof.generate import GenerationError, generate
-from mineproof.solve import solve
+from mineproof.logic import solve
 
 SIZES = [(9, 9, 10), (16, 16, 40), (30, 16, 99)]
 DENSE = [(30, 16, 130), (30, 16, 150)]

@@ -14,7 +14,7 @@ from mineproof.board import Board, Layout
 from mineproof.cli import main
 from mineproof.formats import format_mbf
 from mineproof.play import play_game
-from mineproof.solve import solve
+from mineproof.logic import solve
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "intermediate-midgame.txt"

@@ -16,7 +16,7 @@ from mineproof.errors import FormatError
 from mineproof.formats import parse_mbf
 from mineproof.generate import GenerationError, StartRule, generate, hint_cell
 from mineproof.logic import grade
-from mineproof.solve import solve
+from mineproof.logic import solve
 
 
 @pytest.mark.parametrize(

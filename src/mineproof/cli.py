@@ -31,7 +31,7 @@ from mineproof.explain import (
 )
 from mineproof.formats import format_mbf, load_layout, load_position, read_bytes
 from mineproof.generate import check_arguments
-from mineproof.logic import SolveResult, grade, logic_steps, solve
+from mineproof.logic import SolveResult, grade, solve, solve_in_steps
 from mineproof.play import BenchRequest, run_bench
 from mineproof.play.replay import animation_gif, animation_svg, load_record
 from mineproof.render import analysis_grid, analysis_svg, percent, position_svg
@@ -173,6 +173,11 @@ def _parser() -> argparse.ArgumentParser:
     hi.add_argument("--lang", default="en", choices=LANGUAGES, help="language of the text")
     hi.add_argument("--json", action="store_true", help="print one JSON object")
     hi.add_argument("--svg", metavar="OUT", help="also draw the hint as an SVG file")
+    hi.add_argument(
+        "--open",
+        action="store_true",
+        help="lead to a cell to open: when the first deductions prove only mines, carry on",
+    )
 
     for name, helptext in (
         ("explain", "the whole logic-only solve of a layout as explained steps, then its grade"),
@@ -181,8 +186,7 @@ def _parser() -> argparse.ArgumentParser:
         cmd = sub.add_parser(name, help=helptext, description=helptext[0].upper() + helptext[1:])
         _layout_arguments(cmd)
         cmd.add_argument("--lang", default="en", choices=LANGUAGES, help="language of the text")
-        if name == "grade":
-            cmd.add_argument("--json", action="store_true", help="print one JSON object")
+        cmd.add_argument("--json", action="store_true", help="print one JSON object")
 
     ge = sub.add_parser(
         "generate",
@@ -246,13 +250,17 @@ def _write_text(path: str, text: str) -> None:
 
 def _hint(args: argparse.Namespace) -> str:
     position = load_position(read_bytes(args.file), args.mines)
-    found = hint(position, args.lang, trust_flags=args.trust_flags)
+    found = hint(position, args.lang, trust_flags=args.trust_flags, open=args.open)
     if args.svg:
-        d = found.deduction
-        if d is not None:
-            svg = position_svg(
-                d.position, premises=d.premise_cells, safe=d.safe_cells, mines=d.mine_cells
-            )
+        if found.steps:
+            premises: list[tuple[int, int]] = []
+            safe: list[tuple[int, int]] = []
+            mines: list[tuple[int, int]] = []
+            for d in found.steps:
+                premises += d.premise_cells
+                safe += d.safe_cells
+                mines += d.mine_cells
+            svg = position_svg(position, premises=premises, safe=safe, mines=mines)
         else:
             assert found.analysis is not None
             svg = analysis_svg(found.analysis)
@@ -262,13 +270,28 @@ def _hint(args: argparse.Namespace) -> str:
 
 def _explain(args: argparse.Namespace) -> str:
     layout = load_layout(read_bytes(args.file))
+    steps, result = solve_in_steps(layout, args.start)
+    if args.json:
+        return json.dumps(
+            {
+                "steps": [
+                    {
+                        "number": step.number,
+                        **step.deduction.to_json(),
+                        "text": explain(step.deduction, args.lang),
+                    }
+                    for step in steps
+                ],
+                "grade": result.to_json(),
+            },
+            ensure_ascii=False,
+        )
     lines = []
-    for step in logic_steps(layout, args.start):
+    for step in steps:
         d = step.deduction
         lines.append(
             f"{step.number}. [{d.level}: {level_name(d.level, args.lang)}] {explain(d, args.lang)}"
         )
-    result = grade(layout, args.start)
     lines.append(grade_text(result.solved, result.level, result.steps, args.lang))
     return "\n".join(lines)
 
@@ -277,14 +300,7 @@ def _grade(args: argparse.Namespace) -> str:
     layout = load_layout(read_bytes(args.file))
     result = grade(layout, args.start)
     if args.json:
-        return json.dumps(
-            {
-                "solved": result.solved,
-                "level": result.level,
-                "steps": {str(k): v for k, v in result.steps.items()},
-                "total_steps": result.total_steps,
-            }
-        )
+        return json.dumps(result.to_json())
     return grade_text(result.solved, result.level, result.steps, args.lang)
 
 

@@ -2,7 +2,8 @@
 
 This is what the ``hint`` command prints and what the web app's hint button shows: the
 deduction at the lowest level of technique with the fewest premises, its text in the chosen
-language, or, when nothing is forced, the covered cells of lowest mine probability.
+language, or, when nothing is forced, the covered cells of lowest mine probability. In play
+(``open``), a hint that proves only mines carries on until a cell to open is proven.
 """
 
 from __future__ import annotations
@@ -12,8 +13,7 @@ from typing import Any
 
 from mineproof.analysis import Analysis, analyze
 from mineproof.explain.text import explain, guess_text, level_label
-from mineproof.logic import deductions
-from mineproof.logic.deduction import Deduction
+from mineproof.logic import HINT_WORK, Deduction, best_deduction, hint_steps
 from mineproof.position import Position
 from mineproof.render.text import percent
 
@@ -26,13 +26,14 @@ Cells = list[tuple[int, int]]
 class Hint:
     """The next move for a player, with its reason.
 
-    ``deduction`` is the forced move (``level`` 1-5), or ``None`` when a guess is needed
-    (``level`` 0): then ``safest`` holds the covered, unflagged cells of lowest mine probability
-    ``probability`` and ``analysis`` the exact analysis they come from. ``text`` is the
-    explanation in ``lang``.
+    ``steps`` are the forced deductions in order (one, or in play several: the last proves a
+    safe cell) with their ``texts`` in ``lang``; empty when a guess is needed: then ``safest``
+    holds the covered, unflagged cells of lowest mine probability ``probability`` and
+    ``analysis`` the exact analysis they come from, and ``text`` says so.
     """
 
-    deduction: Deduction | None
+    steps: tuple[Deduction, ...]
+    texts: tuple[str, ...]
     analysis: Analysis | None
     safest: Cells
     probability: float | None
@@ -40,32 +41,36 @@ class Hint:
     lang: str
 
     @property
+    def deduction(self) -> Deduction | None:
+        """Return the first forced deduction, or ``None`` for a guess."""
+        return self.steps[0] if self.steps else None
+
+    @property
     def level(self) -> int:
-        """Return the level of technique (1-5), or 0 for a guess."""
-        return 0 if self.deduction is None else self.deduction.level
+        """Return the level of technique (1-5) of the first step, or 0 for a guess."""
+        return self.steps[0].level if self.steps else 0
 
     @property
     def headline(self) -> str:
-        """Return the text for a person: the level's label, then the explanation."""
-        if self.deduction is None:
+        """Return the text for a person: each step's level label, then its explanation."""
+        if not self.steps:
             return self.text
-        return f"{level_label(self.deduction.level, self.lang)} {self.text}"
+        return "\n".join(
+            f"{level_label(d.level, self.lang)} {text}"
+            for d, text in zip(self.steps, self.texts, strict=True)
+        )
 
     def to_json(self) -> dict[str, Any]:
-        """Return the hint as JSON data: ``level``, ``rule``, ``premises``, ``uses_mine_count``,
-        ``safe``, ``mine``, ``text`` (cells as ``[x, y]``), plus ``safest`` and ``probability``
-        for a guess."""
-        d = self.deduction
-        if d is not None:
-            return {
-                "level": d.level,
-                "rule": d.rule,
-                "premises": _xy(d.premise_cells),
-                "uses_mine_count": d.uses_mine_count,
-                "safe": _xy(d.safe_cells),
-                "mine": _xy(d.mine_cells),
-                "text": self.text,
-            }
+        """Return the hint as JSON data: the first step's fields (``level``, ``rule``,
+        ``premises``, ``uses_mine_count``, ``safe``, ``mine``, ``minimal``, ``fewest``,
+        ``proof``, see :meth:`~mineproof.logic.Deduction.to_json`) and ``text``, then ``steps``:
+        every step with the same fields, in order; for a guess, ``level`` 0 with ``safest`` and
+        ``probability``."""
+        steps = [
+            {**d.to_json(), "text": text} for d, text in zip(self.steps, self.texts, strict=True)
+        ]
+        if steps:
+            return {**steps[0], "steps": steps}
         return {
             "level": 0,
             "rule": "guess",
@@ -73,26 +78,40 @@ class Hint:
             "uses_mine_count": False,
             "safe": [],
             "mine": [],
+            "minimal": True,
+            "fewest": True,
+            "proof": None,
             "text": self.text,
-            "safest": _xy(self.safest),
+            "steps": [],
+            "safest": [list(c) for c in self.safest],
             "probability": self.probability,
         }
 
 
-def _xy(cells: Cells) -> list[list[int]]:
-    return [list(c) for c in cells]
-
-
-def hint(position: Position, lang: str = "en", *, trust_flags: bool = False) -> Hint:
+def hint(
+    position: Position,
+    lang: str = "en",
+    *,
+    trust_flags: bool = False,
+    open: bool = False,
+    work: int = HINT_WORK,
+) -> Hint:
     """Return the next hint for ``position``, explained in ``lang``.
 
+    With ``open`` the hint leads to a cell to open: while its deductions prove only mines it
+    carries on (those mines taken as flagged) until one proves a safe cell. ``work`` bounds the
+    search for the fewest premises (past it a hint is still true, marked ``minimal`` False).
     Raises :class:`~mineproof.errors.InconsistentPositionError` for an impossible position and
     ``MineproofError`` for an unknown language.
     """
-    found = deductions(position, trust_flags=trust_flags)
-    if found:
-        d = found[0]
-        return Hint(d, None, [], None, explain(d, lang), lang)
+    if open:
+        steps = hint_steps(position, trust_flags, work=work)
+    else:
+        first = best_deduction(position, trust_flags, work=work)
+        steps = [] if first is None else [first]
+    if steps:
+        texts = tuple(explain(d, lang) for d in steps)
+        return Hint(tuple(steps), texts, None, [], None, texts[0], lang)
     analysis = analyze(position, trust_flags=trust_flags)
     counts = [
         (n, i)
@@ -100,8 +119,9 @@ def hint(position: Position, lang: str = "en", *, trust_flags: bool = False) -> 
         if n >= 0 and not position.flag_mask >> i & 1
     ]
     if not counts:
-        return Hint(None, analysis, [], None, "", lang)
+        return Hint((), (), analysis, [], None, "", lang)
     best = min(n for n, _ in counts)
     safest = [position.board.xy(i) for n, i in counts if n == best]
     p = best / analysis.arrangements
-    return Hint(None, analysis, safest, p, guess_text(safest[:8], percent(p), lang), lang)
+    text = guess_text(safest[:8], percent(p), lang)
+    return Hint((), (), analysis, safest, p, text, lang)

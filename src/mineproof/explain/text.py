@@ -404,24 +404,47 @@ def _needs_and_allows(
         )
     else:
         text = t.ngettext(
-            "{clue} need only {k} mine between them, so the cells they share with {other} "
+            "{clues} need only {k} mine between them, so the cells they share with {other} "
             "hold at most {k}.",
-            "{clue} need only {k} mines between them, so the cells they share with {other} "
+            "{clues} need only {k} mines between them, so the cells they share with {other} "
             "hold at most {k}.",
             allow,
         )
-    out.append(text.format(clue=named_minus, k=allow, other=names.clues([c.cell for c in plus])))
+    other = names.clues([c.cell for c in plus])
+    out.append(text.format(clue=named_minus, clues=named_minus, k=allow, other=other))
     rest = int(proof.total)
-    if rest:
+    if rest and len(plus) == 1:
         out.append(
             t.ngettext(
-                "So the remaining mine must be in {cells}.",
-                "So the remaining {k} mines must be in {cells}.",
+                "That leaves {k} mine for its other covered cell, {cells}.",
+                "That leaves {k} mines for its other {k} covered cells, {cells}.",
                 rest,
             ).format(k=rest, cells=_cells(t, board, others_plus))
         )
+    elif rest:
+        out.append(
+            t.ngettext(
+                "That leaves {k} mine for their other covered cell, {cells}.",
+                "That leaves {k} mines for their other {k} covered cells, {cells}.",
+                rest,
+            ).format(k=rest, cells=_cells(t, board, others_plus))
+        )
+    elif len(plus) == 1:
+        out.append(
+            t.ngettext(
+                "{clue} has no other covered cell, so the shared cells hold exactly {k} mine.",
+                "{clue} has no other covered cell, so the shared cells hold exactly {k} mines.",
+                need,
+            ).format(clue=names.clues([c.cell for c in plus]), k=need)
+        )
     else:
-        out.append(t.gettext("So the shared cells hold all of them."))
+        out.append(
+            t.ngettext(
+                "{clues} have no other covered cell, so the shared cells hold exactly {k} mine.",
+                "{clues} have no other covered cell, so the shared cells hold exactly {k} mines.",
+                need,
+            ).format(clues=names.clues([c.cell for c in plus]), k=need)
+        )
     if d.safe:
         named_minus = names.clues([c.cell for c in minus])
         if len(minus) == 1:
@@ -439,8 +462,15 @@ def _needs_and_allows(
     return out + _conclusions(t, board, d.safe, d.mine)
 
 
-def _term(t: gettext.NullTranslations, names: _Names, cell: int, k: Fraction) -> str:
-    clue = t.gettext("the mine total") if cell == MINE_TOTAL else names.clue(cell)
+def _term(t: gettext.NullTranslations, names: _Names, cell: int, k: Fraction, left: int) -> str:
+    if cell == MINE_TOTAL:
+        clue = t.ngettext(
+            "the {left} mine left, over all covered cells",
+            "the {left} mines left, over all covered cells",
+            left,
+        ).format(left=left)
+    else:
+        clue = names.clue(cell)
     if abs(k) == 1:
         return clue
     return t.gettext("{times} times {clue}").format(times=abs(k), clue=clue)
@@ -460,8 +490,9 @@ def _added_up(
 ) -> list[str]:
     """Return the general argument: the equations added up, then the bound that forces."""
     board = d.board
-    added = [_term(t, names, c, k) for c, k in proof.combination if k > 0]
-    taken = [_term(t, names, c, k) for c, k in proof.combination if k < 0]
+    left = constraints_of(d.position, trust_flags=True).mines
+    added = [_term(t, names, c, k, left) for c, k in proof.combination if k > 0]
+    taken = [_term(t, names, c, k, left) for c, k in proof.combination if k < 0]
     equation = _equation(board, proof)
     if taken and added:
         first = t.gettext(
@@ -473,8 +504,8 @@ def _added_up(
             "Add up {added}, each counted as the sum of its covered cells, which gives {equation}."
         ).format(added=_join(t, added or taken), equation=equation)
     second = t.gettext(
-        "The left side reaches {total} only when every cell added is a mine and every cell "
-        "taken away is empty."
+        "The left side is at most {total}, and reaches it only when every cell with a plus "
+        "sign is a mine and every cell with a minus sign is empty."
     ).format(total=proof.total)
     return [first, second, *_conclusions(t, board, d.safe, d.mine)]
 
@@ -591,9 +622,7 @@ def _branch(t: gettext.NullTranslations, names: _Names, branch: Branch, first: b
     if branch.split is not None:
         for sub in branch.split:
             out += _branch(t, names, sub, first=False)
-        out.append(t.gettext("Both cases fail, so the first supposition is wrong."))
-    elif first:
-        out.append(t.gettext("That is impossible, so the supposition is wrong."))
+        out.append(t.gettext("Either way a number fails."))
     return out
 
 

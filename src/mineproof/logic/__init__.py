@@ -12,7 +12,7 @@ from mineproof.logic.engine import Engine
 from mineproof.logic.ladder import HINT_WORK, best_deduction, deductions, known_view
 from mineproof.logic.levels import LEVELS, forced_up_to
 from mineproof.logic.solve import SolveResult, solve
-from mineproof.logic.steps import Grade, Step, grade, hint_steps, logic_steps
+from mineproof.logic.steps import Grade, Step, grade, hint_steps, logic_steps, solve_in_steps
 
 __all__ = [
     "HINT_WORK",
@@ -35,4 +35,5 @@ __all__ = [
     "logic_steps",
     "proof_json",
     "solve",
+    "solve_in_steps",
 ]

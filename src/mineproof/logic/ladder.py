@@ -20,7 +20,7 @@ from mineproof.board import Board, iter_bits
 from mineproof.logic import levels
 from mineproof.logic.cases import case_proof
 from mineproof.logic.deduction import Deduction
-from mineproof.logic.linear import MINE_TOTAL, Relaxation
+from mineproof.logic.linear import MINE_TOTAL, LinearProof, Relaxation
 from mineproof.logic.premises import Work, fewest_premises
 from mineproof.position import COVERED, FLAG, Position
 
@@ -117,12 +117,19 @@ class Ladder:
         return found
 
     def _with_proof(self, d: Deduction) -> Deduction:
-        """Return a two-clue deduction with its combination."""
+        """Return a two-clue deduction with its combination (the pair's equations, one minus
+        the other, prove all that the pair forces)."""
         if d.rule != "two-clues" or d.proof is not None:
             return d
         by_cell = {c.cell: c for c in self.clues}
-        proof = Relaxation([by_cell[p] for p in d.premises]).proof(d.safe, d.mine)
-        return Deduction(d.position, d.rule, d.premises, False, d.safe, d.mine, proof)
+        pair = [by_cell[p] for p in d.premises]
+        proof = Relaxation(pair).proof(d.safe, d.mine)
+        if proof is None:  # pragma: no cover - a pair forces what one row of it proves
+            first = (d.safe | d.mine) & -(d.safe | d.mine)
+            proof = _simplest(pair, first.bit_length() - 1, not d.safe & first, d.safe | d.mine)
+            if proof is None:
+                return d
+        return Deduction(d.position, d.rule, d.premises, False, proof.safe, proof.mine, proof)
 
     # --- levels 3 to 5 -------------------------------------------------------------------------
 
@@ -158,13 +165,19 @@ class Ladder:
         )
         premises = tuple(c.cell for c in kept)
         if level == 3:
-            relaxation = Relaxation(kept)
-            union = _union(kept)
-            safe, mine = relaxation.forced(union & targets)
-            proof = relaxation.proof(safe, mine)
-            return Deduction(
-                self.view, "combination", premises, False, safe, mine, proof, minimal, fewest
-            )
+            proof = _simplest(kept, target, is_mine, targets)
+            if proof is not None:
+                return Deduction(
+                    self.view,
+                    "combination",
+                    premises,
+                    False,
+                    proof.safe,
+                    proof.mine,
+                    proof,
+                    minimal,
+                    fewest,
+                )
         cases = case_proof(kept, target, is_mine)
         safe, mine = (0, bit) if is_mine else (bit, 0)
         return Deduction(
@@ -203,12 +216,18 @@ class Ladder:
         )
         premises = tuple(c.cell for c in kept)
         total = Clue(MINE_TOTAL, unknown, left)
-        relaxation = Relaxation([*kept, total])
-        safe, mine = relaxation.forced(targets | bit)
-        if (safe | mine) & bit:
-            proof = relaxation.proof(safe, mine)
+        proof = _simplest([*kept, total], target, is_mine, targets)
+        if proof is not None:
             return Deduction(
-                self.view, "mine-total", premises, True, safe, mine, proof, minimal, fewest
+                self.view,
+                "mine-total",
+                premises,
+                True,
+                proof.safe,
+                proof.mine,
+                proof,
+                minimal,
+                fewest,
             )
         cases = case_proof([*kept, total], target, is_mine)
         safe, mine = (0, bit) if is_mine else (bit, 0)
@@ -264,15 +283,29 @@ class Ladder:
                 return [self._with_proof(d) for d in found]
         level, safe, mine = self._hard_targets()
         targets = safe | mine
+        found = []
+        for t in iter_bits(targets):
+            found.append(self._deduce(level, t, bool(mine >> t & 1), targets, work))
+            if work.spent:
+                break
+        found.sort(key=lambda d: self._key(d, 0))
         out: list[Deduction] = []
-        todo = targets
-        while todo:
-            t = (todo & -todo).bit_length() - 1
-            d = self._deduce(level, t, bool(mine >> t & 1), targets, work)
-            out.append(d)
-            todo &= ~(d.safe | d.mine | 1 << t)
-        out.sort(key=lambda d: self._key(d, 0))
+        covered = 0
+        for d in found:
+            if (d.safe | d.mine) & ~covered:
+                out.append(d)
+                covered |= d.safe | d.mine
         return out
+
+
+def _simplest(premises: list[Clue], target: int, is_mine: bool, targets: int) -> LinearProof | None:
+    """Return the combination of ``premises`` with the smallest multipliers that proves
+    ``target``, or ``None`` when their linear relaxation does not force it."""
+    relaxation = Relaxation(premises)
+    safe, mine = relaxation.forced(_union(premises) & targets | 1 << target)
+    if not (mine if is_mine else safe) >> target & 1:
+        return None
+    return relaxation.simplest(target, is_mine, safe, mine)
 
 
 def _union(clues: list[Clue]) -> int:

@@ -138,13 +138,72 @@ class Relaxation:
                 done |= 1 << b
                 y = self._lp.dual(b, sign)
                 total = [t + v for t, v in zip(total, y, strict=True)]
-        return self._as_proof(total, safe, mine)
+        # The simplex gives rows tight at their minimum (safe cells positive): negate them.
+        proof = self._as_proof([-v for v in total])
+        if proof is None or safe & ~proof.safe or mine & ~proof.mine:
+            return None
+        return proof
 
-    def _as_proof(self, y: list[Fraction], safe: int, mine: int) -> LinearProof | None:
-        """Return the proof of multipliers ``y``: the maximum form, scaled to integers."""
-        # The simplex gives a row tight at its minimum (safe cells positive); negate it so the
-        # right side is the maximum, which is never negative.
-        y = [-v for v in y]
+    def simplest(self, target: int, mine: bool, safe: int, mines: int) -> LinearProof | None:
+        """Return the proof of ``target`` (a mine if ``mine``, else safe) with the smallest
+        multipliers (least sum of their sizes), or ``None`` when there is none.
+
+        ``safe`` and ``mines`` are the cells the relaxation forces (see :meth:`forced`): only
+        they may appear in the equation, each with the sign of its value, so the multipliers
+        are the solution of a linear programme of their own.
+        """
+        tb = self.box_of.get(target)
+        if tb is None:
+            return None
+        m = len(self.premises)
+        rows: list[list[Fraction]] = []
+        rhs: list[Fraction] = []
+        forced_boxes = []
+        for b, (box, sig) in enumerate(zip(self.boxes, self.signatures, strict=True)):
+            a = [Fraction(sig >> k & 1) for k in range(m)]
+            row = a + [-v for v in a]
+            if box & mines:
+                sign = 1
+            elif box & safe:
+                sign = -1
+            else:
+                rows.append(row)
+                rhs.append(_ZERO)
+                continue
+            forced_boxes.append((b, sign))
+            goal = Fraction(sign) if b == tb else _ZERO
+            rows.append([v * sign for v in row])  # sign * r_B - s_B = goal * sign >= 0
+            rhs.append(goal * sign)
+        if (tb, 1 if mine else -1) not in forced_boxes:
+            return None
+        # Tight at its maximum: sum(b_k y_k) = sum of u_B r_B over the boxes of mines.
+        tight = [Fraction(c.mines) for c in self.premises]
+        for b, sign in forced_boxes:
+            if sign > 0:
+                size = self.boxes[b].bit_count()
+                sig = self.signatures[b]
+                for k in range(m):
+                    if sig >> k & 1:
+                        tight[k] -= size
+        rows.append(tight + [-v for v in tight])
+        rhs.append(_ZERO)
+        # One slack per forced box (rows follow the boxes, so box b is row b).
+        for b, _ in forced_boxes:
+            for r, row in enumerate(rows):
+                row.append(-_ONE if r == b else _ZERO)
+        columns = 2 * m + len(forced_boxes)
+        try:
+            lp = _Simplex(rows, rhs, [None] * columns)
+        except ValueError:
+            return None
+        lp.optimise({j: -_ONE for j in range(2 * m)})
+        x = lp.solution()
+        y = [x[k] - x[m + k] for k in range(m)]
+        return self._as_proof(y)
+
+    def _as_proof(self, y: list[Fraction]) -> LinearProof | None:
+        """Return the proof of multipliers ``y`` (a row tight at its maximum), scaled to
+        integers with no common factor; ``None`` if the row is not tight."""
         scale = lcm(*(v.denominator for v in y if v))
         common = 0
         for v in y:
@@ -160,16 +219,13 @@ class Relaxation:
             for i in iter_bits(clue.mask):
                 coef[i] = coef.get(i, _ZERO) + v
         coefficients = tuple((i, c) for i, c in sorted(coef.items()) if c)
-        if rhs != sum((c for _, c in coefficients if c > 0), _ZERO):
+        if not coefficients or rhs != sum((c for _, c in coefficients if c > 0), _ZERO):
             return None
-        proof = LinearProof(
+        return LinearProof(
             tuple((clue.cell, v) for clue, v in zip(self.premises, y, strict=True) if v),
             coefficients,
             rhs,
         )
-        if safe & ~proof.safe or mine & ~proof.mine:
-            return None
-        return proof
 
 
 def lp_forced(premises: Sequence[Clue], candidates: int) -> tuple[int, int]:
@@ -191,7 +247,12 @@ class _Simplex:
     (the smallest column enters, the smallest basic variable leaves on ties) rules out cycling.
     """
 
-    def __init__(self, rows: list[list[Fraction]], rhs: list[Fraction], upper: list[Fraction]):
+    def __init__(
+        self,
+        rows: list[list[Fraction]],
+        rhs: list[Fraction],
+        upper: Sequence[Fraction | None],
+    ) -> None:
         m, n = len(rows), len(upper)
         self.m, self.n = m, n
         self.rows: list[dict[int, Fraction]] = [
@@ -218,6 +279,17 @@ class _Simplex:
         other.at_upper = list(self.at_upper)
         other.pivots = 0
         return other
+
+    def optimise(self, cost: dict[int, Fraction]) -> None:
+        """Move to a solution that maximises ``cost . x`` (over the variables only)."""
+        self._optimise(cost, self.n)
+
+    def solution(self) -> list[Fraction]:
+        """Return the value of every variable at the current solution."""
+        x = [(u or _ZERO) if at else _ZERO for u, at in zip(self.upper, self.at_upper, strict=True)]
+        for i, j in enumerate(self.basis):
+            x[j] = self.value[i]
+        return x[: self.n]
 
     def maximum(self, column: int, sign: int) -> Fraction:
         """Return the largest value of ``sign * x[column]``."""

@@ -20,7 +20,7 @@ from mineproof.logic.ladder import HINT_WORK, Ladder, known_view
 from mineproof.logic.premises import Work
 from mineproof.position import FLAG, Position
 
-__all__ = ["STEP_WORK", "Grade", "Step", "grade", "hint_steps", "logic_steps"]
+__all__ = ["STEP_WORK", "Grade", "Step", "grade", "hint_steps", "logic_steps", "solve_in_steps"]
 
 STEP_WORK = 100_000
 """The work budget of each step of a solve (see :data:`~mineproof.logic.ladder.HINT_WORK`)."""
@@ -102,6 +102,15 @@ def grade(layout: Layout, start: tuple[int, int]) -> Grade:
     game = _start(layout, start)
     counts = Counter(step.deduction.level for step in _steps(game))
     return Grade(game.state == "won", max(counts, default=0), dict(sorted(counts.items())))
+
+
+def solve_in_steps(layout: Layout, start: tuple[int, int]) -> tuple[list[Step], Grade]:
+    """Return the steps of a logic-only solve (as :func:`logic_steps`) and its grade, from one
+    solve. Raises as :func:`logic_steps` does."""
+    game = _start(layout, start)
+    steps = list(_steps(game))
+    counts = Counter(step.deduction.level for step in steps)
+    return steps, Grade(game.state == "won", max(counts, default=0), dict(sorted(counts.items())))
 
 
 def hint_steps(

@@ -336,12 +336,18 @@ class Games:
         return self._store.stats()
 
 
-def hint_json(position: Position, lang: str, trust_flags: bool = False) -> dict[str, Any]:
-    """Return the hint for ``position`` as JSON data, with ``label``: the level of technique
-    in words (empty for a guess)."""
-    found = hint(position, lang, trust_flags=trust_flags)
-    label = "" if found.level == 0 else level_label(found.level, lang)
-    return {**found.to_json(), "label": label}
+def hint_json(
+    position: Position, lang: str, trust_flags: bool = False, *, open: bool = True
+) -> dict[str, Any]:
+    """Return the hint for ``position`` as JSON data (see :meth:`~mineproof.explain.Hint.to_json`)
+    with ``label``, the level of technique in words (empty for a guess), on the hint and on each
+    of its ``steps``. In play (``open``, the default) the steps lead to a cell to open."""
+    found = hint(position, lang, trust_flags=trust_flags, open=open)
+    data = found.to_json()
+    data["label"] = "" if found.level == 0 else level_label(found.level, lang)
+    for step in data["steps"]:
+        step["label"] = level_label(step["level"], lang)
+    return data
 
 
 def _blank(row: GameRow) -> Position:

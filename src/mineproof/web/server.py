@@ -262,7 +262,7 @@ class App:
                 "text": position.text(),
             },
             "analysis": analysis.to_json(),
-            "hint": hint_json(position, lang, trust),
+            "hint": hint_json(position, lang, trust, open=False),
         }
 
 

@@ -369,20 +369,31 @@ async function actNow(kind, x, y) {
   }
 }
 
+// A hint in play may take several steps (mines first, then a cell to open): all are shown.
+function hintSteps(h) {
+  return h.steps && h.steps.length ? h.steps : [h];
+}
+
 function markHint(h) {
   const board = play.board;
   board.clearMarks();
-  board.mark(h.premises, "premise");
-  board.mark(h.safe, "hint-safe");
-  board.mark(h.mine, "hint-mine");
+  for (const step of hintSteps(h)) {
+    board.mark(step.premises, "premise");
+    board.mark(step.safe, "hint-safe");
+    board.mark(step.mine, "hint-mine");
+  }
   board.mark(h.safest, "safest");
 }
 
 function showHint(h, prefix = "", kind = "") {
   play.hint = h;
   markHint(h);
+  const steps = hintSteps(h);
   const label = [prefix, h.label].filter(Boolean).join(" ");
-  showMessage($("message"), { label, text: h.text, kind });
+  const text = steps
+    .map((step, n) => (n === 0 ? step.text : `${step.label} ${step.text}`))
+    .join(" ");
+  showMessage($("message"), { label, text, kind });
 }
 
 async function askHint() {

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from mineproof.board import Board, Layout
 from mineproof.errors import FormatError, IllegalMoveError
-from mineproof.solve import solve
+from mineproof.logic import solve
 
 
 def neighbours(w: int, h: int, i: int) -> list[int]:
