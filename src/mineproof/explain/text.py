@@ -465,8 +465,8 @@ def _needs_and_allows(
 def _term(t: gettext.NullTranslations, names: _Names, cell: int, k: Fraction, left: int) -> str:
     if cell == MINE_TOTAL:
         clue = t.ngettext(
-            "the {left} mine left, over all covered cells",
-            "the {left} mines left, over all covered cells",
+            "the {left} mine left (over all covered cells)",
+            "the {left} mines left (over all covered cells)",
             left,
         ).format(left=left)
     else:
@@ -581,7 +581,7 @@ def _shares(
         rest = left - taken
         out.append(
             t.ngettext(
-                "That leaves {k} mine for the other {k} covered cell.",
+                "That leaves {k} mine for the only other covered cell.",
                 "That leaves {k} mines for the other {k} covered cells: one in each.",
                 rest,
             ).format(k=rest)
