@@ -71,6 +71,7 @@ class Game:
         "_numbers",
         "_opened",
         "_position",
+        "_positive",
         "_rng",
         "_rule",
         "_safe_left",
@@ -89,6 +90,7 @@ class Game:
         self._lists = board.neighbour_lists()
         self._layout: Layout | None = None
         self._numbers: tuple[int, ...] = ()
+        self._positive = 0
         self._rng: random.Random | None = None
         self._rule: FirstClick = "none"
         self._opened = 0
@@ -102,6 +104,11 @@ class Game:
     def _set_layout(self, layout: Layout) -> None:
         self._layout = layout
         self._numbers = layout.numbers()
+        positive = 0
+        for i, n in enumerate(self._numbers):
+            if n > 0:
+                positive |= 1 << i
+        self._positive = positive
 
     @classmethod
     def new(
@@ -207,7 +214,16 @@ class Game:
         built once per change of the game and shared until the next move.
         """
         if self._position is None:
-            self._position = Position(self._board, tuple(self._codes), self._mines)
+            board = self._board
+            covered = board.full_mask & ~self._opened
+            self._position = Position.unchecked(
+                board,
+                tuple(self._codes),
+                self._mines,
+                covered,
+                self._flags,
+                self._opened & self._positive,
+            )
         return self._position
 
     def __str__(self) -> str:

@@ -80,6 +80,31 @@ class Position:
                 f"the mine total {self.mines} is more than the {n_covered} covered cells"
             )
 
+    @classmethod
+    def unchecked(
+        cls,
+        board: Board,
+        cells: tuple[int, ...],
+        mines: int,
+        covered: int,
+        flags: int,
+        numbers: int,
+    ) -> Position:
+        """Return a position whose masks are already known (covered cells, flags, numbers 1-8),
+        without checking it: for code that keeps a valid position as it changes, a game.
+        """
+        position = object.__new__(cls)
+        for name, value in (
+            ("board", board),
+            ("cells", cells),
+            ("mines", mines),
+            ("covered_mask", covered),
+            ("flag_mask", flags),
+            ("number_mask", numbers),
+        ):
+            object.__setattr__(position, name, value)
+        return position
+
     def _where(self, i: int) -> str:
         x, y = self.board.xy(i)
         return f"({x}, {y}) [{cell_name(x, y)}], row {y + 1}, column {x + 1}"

@@ -24,6 +24,7 @@ __all__ = [
     "constraints_of",
     "new_clue",
     "propagate",
+    "refresh_clues",
 ]
 
 
@@ -105,6 +106,31 @@ def constraints_of(position: Position, trust_flags: bool = False) -> Constraints
             raise Contradiction((i,))
         clues.append(new_clue(Clue, (i, mask, count)))
     return Constraints(unknown, mines, clues)
+
+
+def refresh_clues(position: Position, clues: dict[int, Clue], changed: int) -> None:
+    """Bring ``clues`` (by number cell, flags trusted) up to date with ``position`` after the
+    cells of ``changed`` were opened or flagged: only the numbers beside them are rebuilt.
+
+    Raises :class:`Contradiction` for a number that can no longer be satisfied.
+    """
+    masks = position.board.neighbour_masks()
+    cells = position.cells
+    covered = position.covered_mask
+    flags = position.flag_mask
+    unknown = covered & ~flags
+    for i in iter_bits(position.board.dilate(changed) & ~covered):
+        near = masks[i]
+        mask = near & unknown
+        count = cells[i] - (near & flags).bit_count()
+        if not mask:
+            if count:
+                raise Contradiction((i,))
+            clues.pop(i, None)
+            continue
+        if not 0 <= count <= mask.bit_count():
+            raise Contradiction((i,))
+        clues[i] = new_clue(Clue, (i, mask, count))
 
 
 def propagate(clues: list[Clue]) -> tuple[int, int, list[Clue]]:

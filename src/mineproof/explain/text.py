@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
-from mineproof.analysis.constraints import Clue, constraints_of
+from mineproof.analysis.constraints import Clue
 from mineproof.board import Board, cell_name, iter_bits
 from mineproof.errors import MineproofError
 from mineproof.logic import Deduction
@@ -214,8 +214,7 @@ def explain(deduction: Deduction, lang: str = "en") -> str:
 
 
 def _premise_clues(d: Deduction) -> dict[int, Clue]:
-    cons = constraints_of(d.position, trust_flags=True)
-    return {c.cell: c for c in cons.clues}
+    return d.premise_clues()
 
 
 def _single_clue(t: gettext.NullTranslations, d: Deduction, names: _Names) -> list[str]:
@@ -490,7 +489,7 @@ def _added_up(
 ) -> list[str]:
     """Return the general argument: the equations added up, then the bound that forces."""
     board = d.board
-    left = constraints_of(d.position, trust_flags=True).mines
+    left = d.mines_left
     added = [_term(t, names, c, k, left) for c, k in proof.combination if k > 0]
     taken = [_term(t, names, c, k, left) for c, k in proof.combination if k < 0]
     equation = _equation(board, proof)
@@ -523,8 +522,7 @@ def _unshown(t: gettext.NullTranslations, d: Deduction, names: _Names) -> list[s
 
 
 def _mine_total(t: gettext.NullTranslations, d: Deduction, names: _Names) -> list[str]:
-    position = d.position
-    left = constraints_of(position, trust_flags=True).mines
+    left = d.mines_left
     out = [
         t.ngettext(
             "Exactly {left} mine is left on the board.",
@@ -613,7 +611,7 @@ def _branch(t: gettext.NullTranslations, names: _Names, branch: Branch, first: b
         )
     else:
         head = (
-            t.gettext("Suppose next that {cell} is a mine as well.")
+            t.gettext("Suppose further that {cell} is a mine.")
             if branch.mine
             else t.gettext("Suppose instead that {cell} is safe.")
         )

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
+from mineproof.analysis.constraints import Clue, constraints_of
 from mineproof.board import Board
 from mineproof.logic.cases import CaseProof
 from mineproof.logic.linear import MINE_TOTAL, LinearProof
@@ -59,7 +60,8 @@ class Deduction:
     often 5) or a :class:`~mineproof.logic.cases.CaseProof` (level 4, and level 5 when the mine
     total is needed beyond adding equations). ``minimal`` says that no premise can be dropped;
     ``fewest`` that no smaller set of premises proves the first conclusion (both ``False``
-    when a work budget ran out first).
+    when a work budget ran out first). ``clues`` are the premises as equations (a number's
+    covered unflagged cells and the mines it still needs), in the order of ``premises``.
     """
 
     position: Position
@@ -71,6 +73,19 @@ class Deduction:
     proof: Proof | None = None
     minimal: bool = True
     fewest: bool = True
+    clues: tuple[Clue, ...] = ()
+
+    def premise_clues(self) -> dict[int, Clue]:
+        """Return the premises as equations, by the cell of their number."""
+        if self.clues:
+            return {c.cell: c for c in self.clues}
+        cons = constraints_of(self.position, trust_flags=True)
+        return {c.cell: c for c in cons.clues if c.cell in self.premises}
+
+    @property
+    def mines_left(self) -> int:
+        """Return the mines not yet flagged (the flags of ``position`` are taken as mines)."""
+        return self.position.mines - self.position.flag_mask.bit_count()
 
     @property
     def board(self) -> Board:

@@ -12,22 +12,28 @@ and level 5 when adding equations is not enough).
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 
 from mineproof.analysis import analyze
-from mineproof.analysis.constraints import Clue, components_of, constraints_of
+from mineproof.analysis.constraints import Clue, Constraints, components_of, constraints_of
 from mineproof.analysis.core import forced_by
 from mineproof.board import Board, iter_bits
 from mineproof.logic import levels
 from mineproof.logic.cases import case_proof
 from mineproof.logic.deduction import Deduction
 from mineproof.logic.linear import MINE_TOTAL, LinearProof, Relaxation
-from mineproof.logic.premises import Work, fewest_premises
+from mineproof.logic.premises import Work, counting_cost, fewest_premises
 from mineproof.position import COVERED, FLAG, Position
 
 __all__ = ["HINT_WORK", "Ladder", "best_deduction", "deductions", "known_view"]
 
-HINT_WORK = 400_000
-"""The work budget of one hint: past it the premises are not minimised (see ``minimal``)."""
+HINT_WORK = 500_000
+"""The work budget of one hint (about half a second of CPU): past it the premises are not
+minimised further (see ``minimal`` and ``fewest``)."""
+
+_LINEAR_PREMISES = 120
+"""The most premises a combination is looked for among (its simplex grows with their square);
+more only happens when the budget stopped the search for fewer, and cases are tried instead."""
 
 _TARGETS_TRIED = 4
 """How many cells a hint at levels 3-5 compares before it takes the best deduction found."""
@@ -83,13 +89,17 @@ def best_deduction(
 class Ladder:
     """The deductions of one position, whose flags are all taken as mines."""
 
-    def __init__(self, view: Position) -> None:
-        cons = constraints_of(view, trust_flags=True)
+    def __init__(self, view: Position, cons: Constraints | None = None) -> None:
+        """Take the position's clues (flags as mines) from ``cons`` when the caller keeps them
+        up to date, else work them out."""
+        if cons is None:
+            cons = constraints_of(view, trust_flags=True)
         self.view = view
         self.board: Board = view.board
         self.clues = cons.clues
         self.unknown = cons.unknown
         self.left = cons.mines
+        self._seeing: dict[int, list[Clue]] | None = None
 
     # --- levels 1 and 2 ------------------------------------------------------------------------
 
@@ -98,9 +108,13 @@ class Ladder:
         found = []
         for clue in self.clues:
             if clue.mines == 0:
-                found.append(Deduction(view, "single-clue", (clue.cell,), False, clue.mask, 0))
+                found.append(
+                    Deduction(view, "single-clue", (clue.cell,), False, clue.mask, 0, clues=(clue,))
+                )
             elif clue.mines == clue.mask.bit_count():
-                found.append(Deduction(view, "single-clue", (clue.cell,), False, 0, clue.mask))
+                found.append(
+                    Deduction(view, "single-clue", (clue.cell,), False, 0, clue.mask, clues=(clue,))
+                )
         safe, mine = levels.mine_count(self.unknown, self.left)
         if safe:
             found.append(Deduction(view, "all-mines-found", (), True, safe, 0))
@@ -113,7 +127,11 @@ class Ladder:
         for a, b in levels.overlapping_pairs(self.clues):
             safe, mine = levels.pair_bounds(a, b)
             if safe | mine:
-                found.append(Deduction(self.view, "two-clues", (a.cell, b.cell), False, safe, mine))
+                found.append(
+                    Deduction(
+                        self.view, "two-clues", (a.cell, b.cell), False, safe, mine, clues=(a, b)
+                    )
+                )
         return found
 
     def _with_proof(self, d: Deduction) -> Deduction:
@@ -123,13 +141,17 @@ class Ladder:
             return d
         by_cell = {c.cell: c for c in self.clues}
         pair = [by_cell[p] for p in d.premises]
-        proof = Relaxation(pair).proof(d.safe, d.mine)
+        proof = _pair_proof(pair[0], pair[1], d.safe, d.mine) or Relaxation(pair).proof(
+            d.safe, d.mine
+        )
         if proof is None:  # pragma: no cover - a pair forces what one row of it proves
             first = (d.safe | d.mine) & -(d.safe | d.mine)
             proof = _simplest(pair, first.bit_length() - 1, not d.safe & first, d.safe | d.mine)
             if proof is None:
                 return d
-        return Deduction(d.position, d.rule, d.premises, False, proof.safe, proof.mine, proof)
+        return Deduction(
+            d.position, d.rule, d.premises, False, proof.safe, proof.mine, proof, clues=d.clues
+        )
 
     # --- levels 3 to 5 -------------------------------------------------------------------------
 
@@ -177,11 +199,21 @@ class Ladder:
                     proof,
                     minimal,
                     fewest,
+                    tuple(kept),
                 )
         cases = case_proof(kept, target, is_mine)
         safe, mine = (0, bit) if is_mine else (bit, 0)
         return Deduction(
-            self.view, "case-analysis", premises, False, safe, mine, cases, minimal, fewest
+            self.view,
+            "case-analysis",
+            premises,
+            False,
+            safe,
+            mine,
+            cases,
+            minimal,
+            fewest,
+            tuple(kept),
         )
 
     def _proves(
@@ -191,13 +223,13 @@ class Ladder:
         bit = 1 << target
         if not clues:
             return False
-        if level == 3:
+        # Whole mines force at least what the relaxation does: a cheap test first.
+        work.spend(counting_cost(len(clues)))
+        safe, mine = forced_by(clues, self.unknown)
+        if level == 3 and (mine if is_mine else safe) & bit:
             relaxation = Relaxation(clues)
             safe, mine = relaxation.forced(bit)
-            work.spend(relaxation.pivots * len(clues))
-        else:
-            work.spend(len(clues))
-            safe, mine = forced_by(clues, self.unknown)
+            work.spend(100 + 40 * relaxation.pivots)
         return bool((mine if is_mine else safe) & bit)
 
     def _mine_total(self, target: int, is_mine: bool, targets: int, work: Work) -> Deduction:
@@ -207,7 +239,7 @@ class Ladder:
         unknown, left = self.unknown, self.left
 
         def proves(clues: list[Clue]) -> bool:
-            work.spend(len(clues) + 1)
+            work.spend(counting_cost(len(clues) + 1))
             safe, mine = forced_by(clues, unknown, left)
             return bool((mine if is_mine else safe) & bit)
 
@@ -228,11 +260,21 @@ class Ladder:
                 proof,
                 minimal,
                 fewest,
+                tuple(kept),
             )
         cases = case_proof([*kept, total], target, is_mine)
         safe, mine = (0, bit) if is_mine else (bit, 0)
         return Deduction(
-            self.view, "mine-total", premises, True, safe, mine, cases, minimal, fewest
+            self.view,
+            "mine-total",
+            premises,
+            True,
+            safe,
+            mine,
+            cases,
+            minimal,
+            fewest,
+            tuple(kept),
         )
 
     # --- choosing ------------------------------------------------------------------------------
@@ -240,18 +282,44 @@ class Ladder:
     def _key(self, d: Deduction, near: int) -> tuple[int, int, int, int]:
         conclusions = d.safe | d.mine
         return (
-            0 if d.safe else 1,
-            len(d.premises) + d.uses_mine_count,
+            *_rank(d),
             _distance_to(self.board, d.premises or tuple(iter_bits(conclusions)), near),
             (conclusions & -conclusions).bit_length(),
         )
 
-    def best(self, near: int, work: Work) -> Deduction | None:
-        """Return the best deduction at the lowest level (see :func:`best_deduction`)."""
+    def _first(self, found: list[Deduction], near: int, lead: bool) -> Deduction:
+        """Return the best of ``found`` by :meth:`_key`, measuring distances only among the
+        deductions that tie on everything before them. With ``lead``, when none proves a safe
+        cell, those whose mines leave some number with all its mines (so a safe cell follows at
+        once) go first."""
+        top = min(_rank(d) for d in found)
+        tied = [d for d in found if _rank(d) == top]
+        if lead and top[0]:
+            unlocking = [d for d in tied if self._unlocks(d.mine)]
+            tied = unlocking or tied
+        return min(tied, key=lambda d: self._key(d, near))
+
+    def _unlocks(self, mine: int) -> bool:
+        """Return whether flagging ``mine`` gives some number all its mines while it still has
+        other covered cells."""
+        if self._seeing is None:
+            self._seeing = {}
+            for c in self.clues:
+                for i in iter_bits(c.mask):
+                    self._seeing.setdefault(i, []).append(c)
+        for i in iter_bits(mine):
+            for c in self._seeing.get(i, ()):
+                if (c.mask & mine).bit_count() == c.mines and c.mask & ~mine:
+                    return True
+        return False
+
+    def best(self, near: int, work: Work, lead: bool = False) -> Deduction | None:
+        """Return the best deduction at the lowest level (see :func:`best_deduction`); with
+        ``lead``, one that leads to a safe cell soonest among equals."""
         for finder in (self._level_one, self._level_two):
             found = finder()
             if found:
-                return self._with_proof(min(found, key=lambda d: self._key(d, near)))
+                return self._with_proof(self._first(found, near, lead))
         level, safe, mine = self._hard_targets()
         if not level:
             return None
@@ -298,9 +366,36 @@ class Ladder:
         return out
 
 
+def _pair_proof(a: Clue, b: Clue, safe: int, mine: int) -> LinearProof | None:
+    """Return the proof of two clues as one minus the other, when that row proves all of
+    ``safe`` and ``mine`` (it does whenever each clue's own cells are forced)."""
+    for plus, minus in ((b, a), (a, b)):
+        own_plus = plus.mask & ~minus.mask
+        own_minus = minus.mask & ~plus.mask
+        total = plus.mines - minus.mines
+        if total == own_plus.bit_count() and safe & ~own_minus == 0 and mine & ~own_plus == 0:
+            coefficients = tuple(
+                sorted(
+                    [(i, Fraction(1)) for i in iter_bits(own_plus)]
+                    + [(i, Fraction(-1)) for i in iter_bits(own_minus)]
+                )
+            )
+            combination = tuple(sorted([(plus.cell, Fraction(1)), (minus.cell, Fraction(-1))]))
+            return LinearProof(combination, coefficients, Fraction(total))
+    return None
+
+
+def _rank(d: Deduction) -> tuple[int, int]:
+    """Return how good a deduction of a given level is before distances: a safe cell first,
+    then the fewest premises (the mine total counting as one)."""
+    return (0 if d.safe else 1, len(d.premises) + d.uses_mine_count)
+
+
 def _simplest(premises: list[Clue], target: int, is_mine: bool, targets: int) -> LinearProof | None:
     """Return the combination of ``premises`` with the smallest multipliers that proves
     ``target``, or ``None`` when their linear relaxation does not force it."""
+    if len(premises) > _LINEAR_PREMISES:
+        return None
     relaxation = Relaxation(premises)
     safe, mine = relaxation.forced(_union(premises) & targets | 1 << target)
     if not (mine if is_mine else safe) >> target & 1:

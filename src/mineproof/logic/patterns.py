@@ -27,8 +27,7 @@ def pattern_of(d: Deduction) -> Pattern | None:
         return None
     board = d.board
     w = board.width
-    clues = {c.cell: c for c in constraints_of(d.position, trust_flags=True).clues}
-    a, b = (clues[p] for p in d.premises)
+    a, b = (d.premise_clues()[p] for p in d.premises)
     ax, ay = a.cell % w, a.cell // w
     bx, by = b.cell % w, b.cell // w
     if abs(ax - bx) + abs(ay - by) != 1:
@@ -39,6 +38,7 @@ def pattern_of(d: Deduction) -> Pattern | None:
         ox, oy = -dy * side, dx * side
         if not (_beside(a, ax, ay, ox, oy, w) and _beside(b, bx, by, ox, oy, w)):
             continue
+        clues = {c.cell: c for c in constraints_of(d.position, trust_flags=True).clues}
         line = [a, b]
         # Extend the line of numbers both ways while their cells stay in the covered line.
         for step, end in ((-1, a), (1, b)):

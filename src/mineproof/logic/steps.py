@@ -13,6 +13,8 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from mineproof.analysis import analyze
+from mineproof.analysis.constraints import Clue, Constraints, constraints_of, refresh_clues
 from mineproof.board import Layout, iter_bits
 from mineproof.game import Game
 from mineproof.logic.deduction import Deduction
@@ -78,13 +80,20 @@ def _steps(game: Game) -> Iterator[Step]:
     board = game.board
     number = 0
     near = 0
+    clues: dict[int, Clue] | None = None
+    opened_before = 0
     while game.state == "playing":
         position = game.position()
-        deduction = Ladder(position).best(near, Work(STEP_WORK))
+        if clues is None:
+            clues = {c.cell: c for c in constraints_of(position, trust_flags=True).clues}
+        else:
+            refresh_clues(position, clues, near | game.opened_mask & ~opened_before)
+        deduction = Ladder(position, _constraints(position, clues)).best(near, Work(STEP_WORK))
         if deduction is None:
             return
         number += 1
         yield Step(number, deduction, position)
+        opened_before = game.opened_mask
         for i in iter_bits(deduction.mine & ~game.flag_mask):
             game.flag(*board.xy(i))
         for i in iter_bits(deduction.safe):
@@ -121,15 +130,17 @@ def hint_steps(
     flagged), until one proves a safe cell. Empty when nothing is forced; it ends without a
     safe cell only when the mines it proves are all there is to prove.
 
-    Flags count as :func:`~mineproof.logic.ladder.known_view` says. Raises
+    The steps head for the cells the exact analysis proves safe. Flags count as
+    :func:`~mineproof.logic.ladder.known_view` says. Raises
     :class:`~mineproof.errors.InconsistentPositionError` for an impossible position.
     """
     view = known_view(position, trust_flags)
+    goal = analyze(view, trust_flags=True).safe_mask
     budget = Work(work)
+    clues = {c.cell: c for c in constraints_of(view, trust_flags=True).clues}
     out: list[Deduction] = []
-    near = 0
     while True:
-        deduction = Ladder(view).best(near, budget)
+        deduction = Ladder(view, _constraints(view, clues)).best(goal, budget, lead=True)
         if deduction is None:
             return out
         out.append(deduction)
@@ -138,5 +149,21 @@ def hint_steps(
         cells = list(view.cells)
         for i in iter_bits(deduction.mine):
             cells[i] = FLAG
-        view = Position(view.board, tuple(cells), view.mines)
-        near = deduction.mine
+        view = Position.unchecked(
+            view.board,
+            tuple(cells),
+            view.mines,
+            view.covered_mask,
+            view.flag_mask | deduction.mine,
+            view.number_mask,
+        )
+        refresh_clues(view, clues, deduction.mine)
+
+
+def _constraints(view: Position, clues: dict[int, Clue]) -> Constraints:
+    """Return the constraints of ``view`` (flags as mines) from clues kept up to date."""
+    return Constraints(
+        view.covered_mask & ~view.flag_mask,
+        view.mines - view.flag_mask.bit_count(),
+        [clues[i] for i in sorted(clues)],
+    )
