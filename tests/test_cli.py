@@ -196,12 +196,43 @@ def test_hint_json_fields(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     status, out, _ = run(capsys, "hint", path, "--json", "--svg", str(svg))
     assert status == 0
     data = json.loads(out)
-    assert data["level"] == 3 and data["rule"] == "elimination"
+    assert data["level"] == 3 and data["rule"] == "combination"
     assert data["premises"] == [[1, 0], [0, 1], [1, 1]]
     assert data["uses_mine_count"] is False
     assert data["safe"] == [] and data["mine"] == [[2, 2]]
-    assert "C3 = 1" in data["text"]
+    assert data["minimal"] is True and data["fewest"] is True
+    # The 3 at B2 less the 1 at B1 and the 1 at A2 leaves C3 = 1.
+    assert data["proof"] == {
+        "combination": [
+            {"premise": [1, 0], "multiplier": "-1"},
+            {"premise": [0, 1], "multiplier": "-1"},
+            {"premise": [1, 1], "multiplier": "1"},
+        ],
+        "equation": {"cells": [{"cell": [2, 2], "coefficient": "1"}], "total": "1"},
+    }
+    assert "C3" in data["text"]
+    assert [step["rule"] for step in data["steps"]] == ["combination"]
     assert svg.read_text().startswith("<svg") and 'class="premise"' in svg.read_text()
+
+
+def test_hint_open_carries_on_to_a_cell_to_open(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # One clue at a time proves only mines here (the 2 at B1: C1 and C2); once they are
+    # flagged, more follow, and only then a safe cell. Without --open the hint names mines;
+    # with it the steps end on a safe cell.
+    path = write(tmp_path, "m.txt", "4x3x4\n02HH\n13HH\n1HH2\n")
+    _, out, _ = run(capsys, "hint", path, "--json")
+    single = json.loads(out)
+    _, out, _ = run(capsys, "hint", path, "--json", "--open")
+    chain = json.loads(out)
+    assert single["safe"] == [] and single["mine"] and len(single["steps"]) == 1
+    steps = chain["steps"]
+    assert len(steps) >= 2 and steps[-1]["safe"]
+    assert all(step["safe"] == [] for step in steps[:-1])
+    assert steps[0] == {key: chain[key] for key in steps[0]}
+    _, out, _ = run(capsys, "hint", path, "--open")
+    assert len(out.strip().splitlines()) == len(steps)
 
 
 def test_hint_when_nothing_is_forced(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

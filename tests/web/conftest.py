@@ -322,18 +322,33 @@ def check_view(view: JSON, layout: Layout | None, *, move: bool = False) -> None
         assert layout.is_mine(board.index(x, y)) and cells[y][x] in (COVERED, FLAG)
 
 
+def assert_same_hint(reply: JSON, expected: JSON) -> None:
+    """Assert that a hint from the server holds every field of ``expected`` (the library's
+    hint), in it and in each of its steps (the server adds ``label``s)."""
+    assert {k: reply[k] for k in expected if k != "steps"} == {
+        k: v for k, v in expected.items() if k != "steps"
+    }
+    assert len(reply["steps"]) == len(expected["steps"])
+    for got, want in zip(reply["steps"], expected["steps"], strict=True):
+        assert {k: got[k] for k in want} == want
+
+
 def check_hint(reply: JSON, view: JSON, lang: str = "en") -> None:
-    """Assert that a hint is the one the visible position gives, and that each cell it calls
-    safe or mined is so in every arrangement of that position."""
+    """Assert that a hint is the one the visible position gives in play, that each cell any
+    of its steps calls safe or mined is so in every arrangement of that position, and that it
+    leads to a cell to open whenever one is provable."""
     position = position_of(view)
     analysis = analyze(position)
     board = position.board
-    for x, y in reply["safe"]:
-        assert analysis.safe_mask >> board.index(x, y) & 1, ("not proven safe", x, y)
-    for x, y in reply["mine"]:
-        assert analysis.mine_mask >> board.index(x, y) & 1, ("not proven a mine", x, y)
-    expected = hint(position, lang).to_json()
-    assert {k: reply[k] for k in expected} == expected
+    for step in reply["steps"]:
+        for x, y in step["safe"]:
+            assert analysis.safe_mask >> board.index(x, y) & 1, ("not proven safe", x, y)
+        for x, y in step["mine"]:
+            assert analysis.mine_mask >> board.index(x, y) & 1, ("not proven a mine", x, y)
+        assert step["label"]
+    assert_same_hint(reply, hint(position, lang, open=True).to_json())
+    if analysis.safe_mask & ~position.flag_mask:
+        assert reply["steps"] and reply["steps"][-1]["safe"], "the hint leads to no cell to open"
 
 
 def check_probabilities(reply: JSON, view: JSON) -> None:

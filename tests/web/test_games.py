@@ -11,8 +11,8 @@ import pytest
 from mineproof.board import Board, Layout
 from mineproof.errors import FormatError, IllegalMoveError
 from mineproof.generate import GenerationError
-from mineproof.position import COVERED, FLAG
 from mineproof.logic import solve
+from mineproof.position import COVERED, FLAG
 from mineproof.web.games import LEVELS, MAX_SIDE, GameNotFound, Games, check_size
 from mineproof.web.store import Store
 

@@ -17,7 +17,7 @@ to ``L`` clear the board.
 
 from __future__ import annotations
 
-from mineproof.analysis.constraints import Clue, components_of
+from mineproof.analysis.constraints import Clue, components_of, propagate
 from mineproof.analysis.core import forced_by
 from mineproof.board import iter_bits
 from mineproof.logic.linear import Relaxation
@@ -28,6 +28,7 @@ __all__ = [
     "linear",
     "mine_count",
     "one_clue",
+    "one_clue_closure",
     "overlapping_pairs",
     "pair_bounds",
     "two_clues",
@@ -44,6 +45,14 @@ def one_clue(clues: list[Clue]) -> tuple[int, int]:
             safe |= mask
         elif count == mask.bit_count():
             mine |= mask
+    return safe, mine
+
+
+def one_clue_closure(clues: list[Clue]) -> tuple[int, int]:
+    """Return ``(safe, mine)``: what level 1 forces when applied again and again (each cell a
+    single clue settles can complete another clue). Raises
+    :class:`~mineproof.analysis.constraints.Contradiction` for clues that cannot all hold."""
+    safe, mine, _ = propagate(clues)
     return safe, mine
 
 

@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from mineproof.analysis import Analysis, analyze
-from mineproof.analysis.constraints import constraints_of, propagate
+from mineproof.analysis.constraints import constraints_of
 from mineproof.board import Board, Layout, iter_bits
 from mineproof.formats import format_layout_text
 from mineproof.game import Game
+from mineproof.logic import one_clue_closure
 from mineproof.play.endgame import EndgameSearch, arrangements
 from mineproof.play.lookahead import Lookahead, Score
 from mineproof.position import Position
@@ -142,8 +143,9 @@ def play_game(
 
 
 def _forced(position: Position) -> tuple[int, int]:
-    """Return the cells one-clue propagation proves safe or mined (cheap, tried first)."""
-    return propagate(constraints_of(position, trust_flags=True).clues)[:2]
+    """Return the cells one clue at a time proves safe or mined (level 1 of the kernel, again
+    and again: cheap, tried first); the exact analysis decides the rest."""
+    return one_clue_closure(constraints_of(position, trust_flags=True).clues)
 
 
 def _choices(analysis: Analysis) -> list[tuple[int, int]]:
