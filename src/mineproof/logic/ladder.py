@@ -11,11 +11,19 @@ and level 5 when adding equations is not enough).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 from mineproof.analysis import analyze
-from mineproof.analysis.constraints import Clue, Constraints, components_of, constraints_of
+from mineproof.analysis.constraints import (
+    Clue,
+    Constraints,
+    Contradiction,
+    components_of,
+    constraints_of,
+    propagate,
+)
 from mineproof.analysis.core import forced_by
 from mineproof.board import Board, iter_bits
 from mineproof.logic import levels
@@ -155,18 +163,20 @@ class Ladder:
 
     # --- levels 3 to 5 -------------------------------------------------------------------------
 
-    def _hard_targets(self) -> tuple[int, int, int]:
+    def _hard_targets(self, safe_only: bool = False) -> tuple[int, int, int]:
         """Return ``(level, safe, mine)``: the cells forced at the lowest level from 3 to 5
-        (level 0 when nothing is forced)."""
+        (level 0 when nothing is forced); with ``safe_only``, the lowest level that forces a
+        safe cell, and only its safe cells."""
+        keep = -1 if not safe_only else 0
         safe, mine = forced_by(self.clues, self.unknown)
-        if safe | mine:
+        if safe | mine & keep:
             s, m = levels.linear(self.clues, self.unknown)
-            if s | m:
-                return 3, s, m
-            return 4, safe, mine
+            if s | m & keep:
+                return 3, s, m & keep
+            return 4, safe, mine & keep
         safe, mine = forced_by(self.clues, self.unknown, self.left)
-        if safe | mine:
-            return 5, safe, mine
+        if safe | mine & keep:
+            return 5, safe, mine & keep
         return 0, 0, 0
 
     def _deduce(
@@ -224,7 +234,7 @@ class Ladder:
         if not clues:
             return False
         # Whole mines force at least what the relaxation does: a cheap test first.
-        work.spend(counting_cost(len(clues)))
+        _spend_count(work, clues, None)
         safe, mine = forced_by(clues, self.unknown)
         if level == 3 and (mine if is_mine else safe) & bit:
             relaxation = Relaxation(clues)
@@ -237,14 +247,27 @@ class Ladder:
         mine total, as a combination of equations when one exists, else as cases."""
         bit = 1 << target
         unknown, left = self.unknown, self.left
+        groups = components_of(self.clues)
+        group_of = {c.cell: g for g, comp in enumerate(groups) for c in comp.clues}
 
         def proves(clues: list[Clue]) -> bool:
-            work.spend(counting_cost(len(clues) + 1))
+            _spend_count(work, clues, group_of)
             safe, mine = forced_by(clues, unknown, left)
             return bool((mine if is_mine else safe) & bit)
 
+        # The nearest clues first, in balls of doubling radius: far ones are rarely needed.
+        start = list(self.clues)
+        radius = 1
+        while radius < max(self.board.width, self.board.height) and not work.spent:
+            ball = [c for c in self.clues if _distance_to(self.board, (c.cell,), bit) <= radius]
+            if len(ball) == len(start):
+                break
+            if ball and proves(ball):
+                start = ball
+                break
+            radius *= 2
         kept, minimal, fewest = fewest_premises(
-            self.board, target, self.clues, self.clues, proves, 1, False, work
+            self.board, target, start, self.clues, proves, 1, False, work
         )
         premises = tuple(c.cell for c in kept)
         total = Clue(MINE_TOTAL, unknown, left)
@@ -313,14 +336,17 @@ class Ladder:
                     return True
         return False
 
-    def best(self, near: int, work: Work, lead: bool = False) -> Deduction | None:
+    def best(
+        self, near: int, work: Work, lead: bool = False, safe_only: bool = False
+    ) -> Deduction | None:
         """Return the best deduction at the lowest level (see :func:`best_deduction`); with
-        ``lead``, one that leads to a safe cell soonest among equals."""
+        ``lead``, one that leads to a safe cell soonest among equals; with ``safe_only``, the
+        best deduction that proves a safe cell, at the lowest level where there is one."""
         for finder in (self._level_one, self._level_two):
-            found = finder()
+            found = [d for d in finder() if d.safe or not safe_only]
             if found:
                 return self._with_proof(self._first(found, near, lead))
-        level, safe, mine = self._hard_targets()
+        level, safe, mine = self._hard_targets(safe_only)
         if not level:
             return None
         targets = safe | mine
@@ -401,6 +427,21 @@ def _simplest(premises: list[Clue], target: int, is_mine: bool, targets: int) ->
     if not (mine if is_mine else safe) >> target & 1:
         return None
     return relaxation.simplest(target, is_mine, safe, mine)
+
+
+def _spend_count(work: Work, clues: list[Clue], group_of: dict[int, int] | None) -> None:
+    """Charge ``work`` for an exact count over ``clues``: one look at each clue, then the count
+    of what one-clue reasoning leaves, by independent group (``group_of`` maps a clue's cell
+    to its group; ``None``: one group)."""
+    try:
+        rest = propagate(clues)[2]
+    except Contradiction:
+        rest = []
+    if group_of is None:
+        sizes: Iterable[int] = [len(rest)]
+    else:
+        sizes = Counter(group_of[c.cell] for c in rest).values()
+    work.spend(len(clues) + counting_cost(sizes))
 
 
 def _union(clues: list[Clue]) -> int:

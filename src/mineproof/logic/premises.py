@@ -10,7 +10,7 @@ known to be the fewest.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import combinations
 
 from mineproof.analysis.constraints import Clue
@@ -44,9 +44,13 @@ Premises = tuple[list[Clue], bool, bool]
 """The clues kept, whether no clue can be dropped, whether no smaller set proves the cell."""
 
 
-def counting_cost(clues: int) -> int:
-    """Return the work units of one exact count over ``clues`` clues."""
-    return 15 + clues + clues * clues // 8
+def counting_cost(sizes: Iterable[int]) -> int:
+    """Return the work units of one exact count over clues that fall into independent groups
+    of the given ``sizes`` (a group's count grows about with the square of its size)."""
+    total = 15
+    for n in sizes:
+        total += n + n * n // 8
+    return total
 
 
 def _distance(board: Board, a: int, b: int) -> int:

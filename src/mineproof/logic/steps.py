@@ -10,7 +10,7 @@ each step's text are those of the board the reader has at that step.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from mineproof.analysis import analyze
@@ -125,32 +125,54 @@ def solve_in_steps(layout: Layout, start: tuple[int, int]) -> tuple[list[Step], 
 def hint_steps(
     position: Position, trust_flags: bool = False, *, work: int = HINT_WORK
 ) -> list[Deduction]:
-    """Return the deductions that lead to a cell to open, in order: the best deduction, and
-    while the deductions so far prove only mines, the next ones (those mines taken as
-    flagged), until one proves a safe cell. Empty when nothing is forced; it ends without a
-    safe cell only when the mines it proves are all there is to prove.
+    """Return the deductions that lead to a cell to open, in order, the last proving a safe
+    cell (empty when nothing is forced; one deduction proving only mines when no cell can be
+    proven safe).
 
-    The steps head for the cells the exact analysis proves safe. Flags count as
-    :func:`~mineproof.logic.ladder.known_view` says. Raises
-    :class:`~mineproof.errors.InconsistentPositionError` for an impossible position.
+    Two ways are compared: the best deduction that proves a safe cell directly, and the path a
+    solve takes one lowest-level deduction at a time (proven mines taken as flagged) until it
+    proves a safe cell, cut down to the steps the last one depends on. The path is taken when
+    it needs only lower levels. Flags count as :func:`~mineproof.logic.ladder.known_view`
+    says. Raises :class:`~mineproof.errors.InconsistentPositionError` for an impossible
+    position.
     """
     view = known_view(position, trust_flags)
     goal = analyze(view, trust_flags=True).safe_mask
     budget = Work(work)
     clues = {c.cell: c for c in constraints_of(view, trust_flags=True).clues}
-    out: list[Deduction] = []
-    while True:
-        deduction = Ladder(view, _constraints(view, clues)).best(goal, budget, lead=True)
-        if deduction is None:
-            return out
-        out.append(deduction)
-        if deduction.safe:
-            return out
+    first = Ladder(view, _constraints(view, clues)).best(goal, budget, lead=True)
+    if first is None or first.safe or not goal:
+        return [] if first is None else [first]
+    direct = Ladder(view, _constraints(view, clues)).best(goal, budget, safe_only=True)
+    path = _path(view, clues, first, goal, budget)
+    if direct is None or (path and max(d.level for d in path) < direct.level):
+        return path
+    return [direct]
+
+
+_PATH_STEPS = 40
+"""How many mine deductions a play hint may try before a safe cell, before it takes the
+direct way."""
+
+
+def _path(
+    view: Position, clues: dict[int, Clue], first: Deduction, goal: int, budget: Work
+) -> list[Deduction]:
+    """Return the lowest-level steps from ``first`` to the first safe cell, keeping only those
+    the last step depends on (its premises' numbers see their mines); empty when the walk is
+    too long or ends before a safe cell."""
+    board = view.board
+    steps = [first]
+    deduction = first
+    clues = dict(clues)
+    while not deduction.safe:
+        if len(steps) > _PATH_STEPS:
+            return []
         cells = list(view.cells)
         for i in iter_bits(deduction.mine):
             cells[i] = FLAG
         view = Position.unchecked(
-            view.board,
+            board,
             tuple(cells),
             view.mines,
             view.covered_mask,
@@ -158,6 +180,33 @@ def hint_steps(
             view.number_mask,
         )
         refresh_clues(view, clues, deduction.mine)
+        found = Ladder(view, _constraints(view, clues)).best(goal, budget, lead=True)
+        if found is None:
+            return []
+        deduction = found
+        steps.append(deduction)
+    # Keep a step when a later kept step's numbers see one of its mines (the mine total sees
+    # them all).
+    masks = board.neighbour_masks()
+    kept = [steps[-1]]
+    seen = _seen_by(kept[0], masks)
+    for step in reversed(steps[:-1]):
+        if step.mine & seen:
+            kept.append(step)
+            seen |= _seen_by(step, masks)
+    kept.reverse()
+    return kept
+
+
+def _seen_by(d: Deduction, masks: Sequence[int]) -> int:
+    """Return the cells the premises of ``d`` depend on: their numbers' neighbours (every
+    cell when the mine total is a premise)."""
+    if d.uses_mine_count:
+        return -1
+    out = 0
+    for cell in d.premises:
+        out |= masks[cell]
+    return out
 
 
 def _constraints(view: Position, clues: dict[int, Clue]) -> Constraints:
