@@ -296,3 +296,27 @@ def test_ctrl_c_ends_a_command_quietly_with_status_130(
     monkeypatch.setattr(mineproof.cli, "analyze", interrupted)
     status, out, err = run(capsys, "analyze", str(EXAMPLE))
     assert (status, out, err) == (130, "", "")
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback() -> None:
+    # `mineproof explain ... --json | head -c 10`: the output (over 64 KB) outlives its reader.
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "mineproof.cli",
+            "explain",
+            str(LAYOUT),
+            "--start",
+            "15,8",
+            "--json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.read(10)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 1
+    assert "Traceback" not in err and err == ""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import sqlite3
 import sys
@@ -572,6 +573,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         # Ctrl+C ends any command quietly, with the status a shell gives an interrupted one.
         return 130
+    except BrokenPipeError:
+        # The reader left (`mineproof explain ... | head`): stop quietly, and keep Python from
+        # failing again when it flushes standard output at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 def _main(argv: Sequence[str] | None) -> int:
