@@ -160,6 +160,42 @@ def test_a_guess_free_game_is_won_by_following_the_hints(
     assert row.locator("td").nth(3).inner_text() == "1"  # won
 
 
+def test_a_player_who_never_flags_is_always_shown_a_cell_to_open(
+    page: Page, tmp_path: Path
+) -> None:
+    """Hints in play lead to a click: when the first deductions prove only mines, the page shows
+    every step (the mines marked) up to the one that proves a safe cell."""
+    _new_game(page, "beginner")
+    page.click(_cell(page, "board", 4, 4))
+    _wait_move(page, 0)
+    chains = 0
+    while page.get_attribute("#board", "data-game-state") == "playing":
+        before = _moves(page)
+        with page.expect_response(lambda r: "/hint" in r.url) as reply:
+            page.click("#hint")
+        data = reply.value.json()
+        page.wait_for_selector("#board .hint-safe")
+        steps = data["steps"]
+        assert steps and steps[-1]["safe"], "a hint in play leads to a cell to open"
+        text = page.inner_text("#message")
+        for step in steps:
+            assert step["text"] in text
+        for step in steps[:-1]:
+            for x, y in step["mine"]:
+                assert "hint-mine" in (
+                    page.get_attribute(_cell(page, "board", x, y), "class") or ""
+                )
+        if len(steps) > 1:
+            chains += 1
+            if chains == 1:
+                _shot(page, "hint-steps", tmp_path)
+        x, y = steps[-1]["safe"][0]
+        page.click(_cell(page, "board", x, y))
+        _wait_move(page, before)
+    assert page.get_attribute("#board", "data-game-state") == "won"
+    assert chains > 0, "never flagging, some hint had to prove a mine first"
+
+
 def test_right_click_flags_and_unflags(page: Page) -> None:
     _start(page, "beginner", 4, 4)
     covered = page.locator("#board .cell[data-state=covered]").first

@@ -4,6 +4,7 @@ from mineproof.explain.hint import Hint, hint
 from mineproof.explain.text import (
     LANGUAGES,
     explain,
+    flagged_first,
     grade_text,
     guess_text,
     level_label,
@@ -15,6 +16,7 @@ __all__ = [
     "LANGUAGES",
     "Hint",
     "explain",
+    "flagged_first",
     "grade_text",
     "guess_text",
     "hint",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mineproof.analysis import Analysis, analyze
-from mineproof.explain.text import explain, guess_text, level_label
+from mineproof.explain.text import explain, flagged_first, guess_text, level_label
 from mineproof.logic import HINT_WORK, Deduction, best_deduction, hint_steps
 from mineproof.position import Position
 from mineproof.render.text import percent
@@ -88,6 +88,25 @@ class Hint:
         }
 
 
+def _step_text(d: Deduction, first: Deduction, lang: str) -> str:
+    """Return a step's explanation; a later step of a play hint first names the mines of the
+    steps before it that its numbers rely on, which the player has not flagged."""
+    text = explain(d, lang)
+    if d is first:
+        return text
+    earlier = d.position.flag_mask & ~first.position.flag_mask
+    if not d.uses_mine_count:
+        masks = d.board.neighbour_masks()
+        near = 0
+        for cell in d.premises:
+            near |= masks[cell]
+        earlier &= near
+    if not earlier:
+        return text
+    lead = flagged_first(d.board, earlier, lang)
+    return lead + ("" if lead.endswith("\u3002") else " ") + text
+
+
 def hint(
     position: Position,
     lang: str = "en",
@@ -110,7 +129,7 @@ def hint(
         first = best_deduction(position, trust_flags, work=work)
         steps = [] if first is None else [first]
     if steps:
-        texts = tuple(explain(d, lang) for d in steps)
+        texts = tuple(_step_text(d, steps[0], lang) for d in steps)
         return Hint(tuple(steps), texts, None, [], None, texts[0], lang)
     analysis = analyze(position, trust_flags=trust_flags)
     counts = [

@@ -26,6 +26,7 @@ from mineproof.position import FLAG, Position
 __all__ = [
     "LANGUAGES",
     "explain",
+    "flagged_first",
     "grade_text",
     "guess_text",
     "level_label",
@@ -659,6 +660,15 @@ def _event(t: gettext.NullTranslations, names: _Names, event: Event) -> str:
         "Then {clue} needs {cells} to be mines.",
         _listed(event.mine),
     ).format(clue=clue, cells=_cells(t, board, event.mine))
+
+
+def flagged_first(board: Board, cells: int, lang: str = "en") -> str:
+    """Return the sentence a later step of a play hint starts with: the mines earlier steps
+    proved, which it takes as flagged ("With E3 flagged as a mine:")."""
+    t = translations(lang)
+    return t.ngettext(
+        "With {cells} flagged as a mine:", "With {cells} flagged as mines:", _listed(cells)
+    ).format(cells=_cells(t, board, cells))
 
 
 def guess_text(cells: list[tuple[int, int]], probability: str, lang: str = "en") -> str:
