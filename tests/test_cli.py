@@ -299,7 +299,8 @@ def test_ctrl_c_ends_a_command_quietly_with_status_130(
 
 
 def test_a_reader_that_leaves_early_gets_no_traceback() -> None:
-    # `mineproof explain ... --json | head -c 10`: the output (over 64 KB) outlives its reader.
+    # `mineproof explain ... --json | head -c 10`: the output (over 100 KB, more than a pipe
+    # holds) outlives its reader.
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -310,6 +311,8 @@ def test_a_reader_that_leaves_early_gets_no_traceback() -> None:
             "--start",
             "15,8",
             "--json",
+            "--lang",
+            "ru",
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
