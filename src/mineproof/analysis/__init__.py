@@ -1,5 +1,12 @@
 """Exact analysis of positions: probabilities, forced cells, arrangement counts, conflicts."""
 
-from mineproof.analysis.core import Analysis, FlagStatus, analyze, clear_cache, forced_by
+from mineproof.analysis.core import (
+    Analysis,
+    FlagStatus,
+    analyze,
+    clear_cache,
+    decimal,
+    forced_by,
+)
 
-__all__ = ["Analysis", "FlagStatus", "analyze", "clear_cache", "forced_by"]
+__all__ = ["Analysis", "FlagStatus", "analyze", "clear_cache", "decimal", "forced_by"]

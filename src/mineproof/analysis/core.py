@@ -34,6 +34,7 @@ __all__ = [
     "clear_cache",
     "component_counts",
     "count_constraints",
+    "decimal",
     "forced_by",
 ]
 
@@ -103,7 +104,7 @@ class Analysis:
             "safe": [list(c) for c in self.safe_cells],
             "mine": [list(c) for c in self.mine_cells],
             "probabilities": self.float_probabilities(),
-            "arrangements": str(self.arrangements),
+            "arrangements": decimal(self.arrangements),
             "flags": [
                 {"cell": list(xy), "status": status} for xy, status in self.flag_status().items()
             ],
@@ -132,6 +133,21 @@ class Analysis:
                 status = "unproven"
             out[board.xy(i)] = status
         return out
+
+
+def decimal(n: int) -> str:
+    """Return ``n`` in decimal, however many digits it has (``str`` refuses past 4,300).
+
+    >>> len(decimal(10**5000))
+    5001
+    """
+    if n < 0:
+        return "-" + decimal(-n)
+    if n.bit_length() < 13_000:  # under 3,900 digits: within str's limit
+        return str(n)
+    half = int(n.bit_length() * 0.30103) // 2
+    high, low = divmod(n, 10**half)
+    return decimal(high) + decimal(low).rjust(half, "0")
 
 
 def _mul(a: list[int], b: list[int], limit: int) -> list[int]:
