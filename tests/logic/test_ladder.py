@@ -1,49 +1,47 @@
-"""The technique ladder: golden positions per technique, and properties of every deduction."""
+"""The technique ladder: golden positions per rule, and every deduction of real positions at
+levels 3, 4 and 5 checked against oracles that share no code with the kernel.
+
+The oracles (:mod:`.oracle`, :mod:`.verify`) read each position's numbers themselves; what
+clues force is decided by exhaustive search, the linear relaxation by SciPy's ``linprog``.
+The positions of levels 3-5 are stored in ``tests/data/ladder_positions.jsonl``, found once by
+``tests/data/find_ladder_positions.py`` (see there); their level is decided here again.
+"""
 
 from __future__ import annotations
 
+import json
 import random
-from itertools import combinations
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mineproof.analysis.constraints import Clue, constraints_of
 from mineproof.board import Board, Layout
-from mineproof.logic import Deduction, deductions, grade, logic_steps
+from mineproof.logic import Deduction, best_deduction, deductions, grade, logic_steps
+from mineproof.logic.cases import CaseProof
+from mineproof.logic.linear import LinearProof
+from mineproof.logic.patterns import pattern_of
+from mineproof.logic.steps import STEP_WORK
 from mineproof.position import Position
 
+from .oracle import lowest_level, lp_forces, mask_of, view_of
+from .positions import random_position
+from .verify import Tally, check_deduction
+
+DATA = Path(__file__).parents[1] / "data" / "ladder_positions.jsonl"
+
+
+def xy_mask(position: Position, cells: list[tuple[int, int]]) -> int:
+    return mask_of(y * position.width + x for x, y in cells)
+
+
+# --------------------------------------------------------------------------------------------
+# Golden positions, made by hand (and one small one from a real board)
+
 GOLDEN = [
-    # (name, position, rule, premises, safe, mine)
-    ("single clue", "4x3x2\n012H\n01HH\n011H", "single-clue", [(1, 0)], [], [(2, 1)]),
-    ("1-1 pattern", "4x2x2\nHHHH\n1111", "two-clues", [(0, 1), (1, 1)], [(2, 0)], []),
-    ("1-2 pattern", "4x2x2\nHHHH\n1221", "two-clues", [(0, 1), (1, 1)], [], [(2, 0)]),
-    ("common area", "4x3x2\n01HH\n01HH\n01HH", "two-clues", [(1, 1), (1, 2)], [(2, 0)], []),
-    (
-        "elimination",
-        "4x3x3\n01HH\n13HH\nHHHH",
-        "elimination",
-        [(1, 0), (0, 1), (1, 1)],
-        [],
-        [(2, 2)],
-    ),
-    (
-        "case analysis",
-        "5x5x4\n0001H\n1112H\nHH1HH\nH221H\nHHHHH",
-        "case-analysis",
-        [(3, 0), (0, 1), (2, 1), (3, 1), (1, 3), (2, 3), (3, 3)],
-        [(0, 3), (4, 3), (0, 4), (2, 4), (3, 4), (4, 4)],
-        [(1, 4)],
-    ),
-    (
-        "mine total",
-        "4x3x2\n2HHH\nHHHH\nHHHH",
-        "mine-total",
-        [(0, 0)],
-        [(2, 0), (3, 0), (2, 1), (3, 1), (0, 2), (1, 2), (2, 2), (3, 2)],
-        [],
-    ),
+    # (name, position, rule, premises, safe, mine, pattern)
+    ("single clue", "4x3x2\n012H\n01HH\n011H", "single-clue", [(1, 0)], [], [(2, 1)], None),
     (
         "all mines found",
         "4x3x3\n02FH\n03FH\n02FH",
@@ -51,6 +49,7 @@ GOLDEN = [
         [],
         [(3, 0), (3, 1), (3, 2)],
         [],
+        None,
     ),
     (
         "only mines left",
@@ -59,12 +58,97 @@ GOLDEN = [
         [],
         [],
         [(0, 0), (1, 0), (0, 1), (1, 1)],
+        None,
+    ),
+    ("1-1 on a wall", "4x2x2\nHHHH\n1111", "two-clues", [(0, 1), (1, 1)], [(2, 0)], [], "1-1"),
+    (
+        "1-2-1 on a wall",
+        "5x2x2\nHHHHH\n11211",
+        "two-clues",
+        [(1, 1), (2, 1)],
+        [(0, 0)],
+        [(3, 0)],
+        "1-2-1",
+    ),
+    ("1-2-1 alone", "3x2x2\nHHH\n121", "two-clues", [(0, 1), (1, 1)], [], [(2, 0)], "1-2-1"),
+    (
+        "1-2-2-1 on a wall",
+        "4x2x2\nHHHH\n1221",
+        "two-clues",
+        [(0, 1), (1, 1)],
+        [],
+        [(2, 0)],
+        "1-2-2-1",
+    ),
+    # The 1-1 down a column, cut by the bottom edge.
+    (
+        "1-1 down a wall",
+        "4x3x2\n01HH\n01HH\n01HH",
+        "two-clues",
+        [(1, 1), (1, 2)],
+        [(2, 0)],
+        [],
+        "1-1",
+    ),
+    # A 3 between two 1s: the 3 at B2 needs 3 mines, the 1s at B1 and A2 allow only 2 in the
+    # cells they share with it, so its last cell C3 is a mine (3 - 1 - 1 = 1).
+    (
+        "3 between two 1s",
+        "4x3x3\n01HH\n13HH\nHHHH",
+        "combination",
+        [(1, 0), (0, 1), (1, 1)],
+        [],
+        [(2, 2)],
+        None,
+    ),
+    # Once named a case analysis; the 2 at D2 less the 1s at D1 and D4 settles it linearly.
+    (
+        "old case analysis, really level 3",
+        "5x5x4\n0001H\n1112H\nHH1HH\nH221H\nHHHHH",
+        "combination",
+        [(3, 0), (3, 1), (3, 3)],
+        [(4, 3), (2, 4), (3, 4), (4, 4)],
+        [],
+        None,
+    ),
+    # Three 1s around B2 (at B1, A2, C2) each need one mine among A1, C1, B2, B3: whole mines
+    # force B2 (if B2 were empty, the three would need 3/2 mines among A1, C1, B3), but halves
+    # on A1, C1 and B3 satisfy every clue, so no sum of clues proves it: a real case analysis.
+    (
+        "case analysis",
+        "6x5x9\nH1H1HH\n1H1122\n2H102F\nFH213F\nFHF12F",
+        "case-analysis",
+        [(1, 0), (0, 1), (2, 1)],
+        [(0, 0)],
+        [],
+        None,
+    ),
+    (
+        "the mine total alone",
+        "4x3x2\n2HHH\nHHHH\nHHHH",
+        "mine-total",
+        [(0, 0)],
+        [(2, 0), (3, 0), (2, 1), (3, 1), (0, 2), (1, 2), (2, 2), (3, 2)],
+        [],
+        None,
+    ),
+    # One mine left and two 1s that share C1: only C1 satisfies both with one mine.
+    (
+        "two clues share the last mine",
+        "5x1x1\nH1H1H",
+        "mine-total",
+        [(1, 0), (3, 0)],
+        [],
+        [(2, 0)],
+        None,
     ),
 ]
 
 
 @pytest.mark.parametrize(
-    ("name", "text", "rule", "premises", "safe", "mine"), GOLDEN, ids=[g[0] for g in GOLDEN]
+    ("name", "text", "rule", "premises", "safe", "mine", "pattern"),
+    GOLDEN,
+    ids=[g[0] for g in GOLDEN],
 )
 def test_golden(
     name: str,
@@ -73,24 +157,66 @@ def test_golden(
     premises: list[tuple[int, int]],
     safe: list[tuple[int, int]],
     mine: list[tuple[int, int]],
+    pattern: str | None,
 ) -> None:
-    found = deductions(Position.parse(text), trust_flags=True)
+    position = Position.parse(text)
+    found = deductions(position, trust_flags=True)
     assert {d.rule for d in found} == {rule}, name
-    matching = [d for d in found if d.premise_cells == premises]
-    assert len(matching) == 1, [d.premise_cells for d in found]
+    matching = [d for d in found if d.premise_cells == premises and d.safe_cells == safe]
+    assert len(matching) == 1, [(d.premise_cells, d.safe_cells, d.mine_cells) for d in found]
     d = matching[0]
-    assert d.safe_cells == safe and d.mine_cells == mine
-    assert d.uses_mine_count == (rule in {"mine-total", "all-mines-found", "only-mines-left"})
+    assert d.mine_cells == mine
+    assert d.minimal and d.fewest
+    assert pattern_of(d) == pattern
+    # The oracles agree: the level is the lowest that forces anything, and the deduction holds.
+    view = view_of(position)
+    level, s, m = lowest_level(view)
+    assert level == d.level
+    assert d.safe & ~s == 0 and d.mine & ~m == 0
+    tally = Tally()
+    for each in found:
+        check_deduction(view, each, list(view.clues), tally)
+    assert tally.deductions == {level: len(found)}
 
 
-def test_elimination_combination_is_the_row_used() -> None:
-    first = deductions(Position.parse("4x3x3\n01HH\n13HH\nHHHH"), trust_flags=True)[0]
+def test_three_between_two_ones_is_the_relaxation_not_a_case_analysis() -> None:
+    position = Position.parse("4x3x3\n01HH\n13HH\nHHHH")
+    view = view_of(position)
+    c3 = 2 * 4 + 2
+    assert lp_forces(list(view.clues), c3) == 1
+    (d,) = deductions(position, trust_flags=True)
+    assert d.rule == "combination" and d.level == 3
+    assert isinstance(d.proof, LinearProof)
     # 3 at B2 minus the 1 at B1 minus the 1 at A2 leaves C3 = 1.
-    assert dict(first.combination) == {1: -1, 4: -1, 5: 1}
+    assert d.to_json()["proof"] == {
+        "combination": [
+            {"premise": [1, 0], "multiplier": "-1"},
+            {"premise": [0, 1], "multiplier": "-1"},
+            {"premise": [1, 1], "multiplier": "1"},
+        ],
+        "equation": {"cells": [{"cell": [2, 2], "coefficient": "1"}], "total": "1"},
+    }
+
+
+def test_case_analysis_is_beyond_the_relaxation() -> None:
+    position = Position.parse("6x5x9\nH1H1HH\n1H1122\n2H102F\nFH213F\nFHF12F")
+    view = view_of(position)
+    a1, b2 = 0, 6 + 1
+    # Halves on A1, C1 and B3: the relaxation leaves both cells open.
+    assert lp_forces(list(view.clues), a1) is None
+    assert lp_forces(list(view.clues), b2) is None
+    found = deductions(position, trust_flags=True)
+    assert {d.level for d in found} == {4}
+    (d,) = [d for d in found if d.safe == 1 << a1]
+    assert isinstance(d.proof, CaseProof)
+    cases = d.to_json()["proof"]["cases"]
+    assert cases[-1] == {"safe": [[0, 0]], "mine": [], "outcome": "agrees"}
+    assert all(c["outcome"] == "contradiction" for c in cases[:-1])
 
 
 def test_nothing_forced_gives_no_deduction() -> None:
     assert deductions(Position.parse("3x1x1\nH1H")) == []
+    assert best_deduction(Position.parse("3x1x1\nH1H")) is None
 
 
 def test_unproven_flags_are_not_used() -> None:
@@ -101,98 +227,6 @@ def test_unproven_flags_are_not_used() -> None:
     assert [d.rule for d in found] == ["mine-total"]
 
 
-# --------------------------------------------------------------------------------------------
-# Properties of every deduction of random solves, checked by brute force.
-
-
-def arrangements(clues: list[Clue], cells: list[int], mines: int | None) -> list[int]:
-    """Return every mine set (as a bitmask over ``cells``) that satisfies ``clues``."""
-    out = []
-    for n in range(len(cells) + 1) if mines is None else [mines]:
-        for chosen in combinations(cells, n):
-            mask = 0
-            for c in chosen:
-                mask |= 1 << c
-            if all((mask & clue.mask).bit_count() == clue.mines for clue in clues):
-                out.append(mask)
-    return out
-
-
-def forces(clues: list[Clue], unknown: int, mines: int | None, cells: int) -> bool:
-    """Return whether ``clues`` (and the mine total, if given) force every cell of ``cells``."""
-    pool = [i for i in range(unknown.bit_length()) if unknown >> i & 1]
-    if mines is None:
-        seen = 0
-        for clue in clues:
-            seen |= clue.mask
-        if cells & ~seen:
-            return False  # no clue sees that cell: it is free
-        pool = [i for i in pool if seen >> i & 1]
-    sols = arrangements(clues, pool, mines)
-    assert sols, "premises must be satisfiable"
-    always = ~0
-    never = ~0
-    for s in sols:
-        always &= s
-        never &= ~s
-    return cells & ~(always | never) == 0
-
-
-def check_deduction(position: Position, d: Deduction) -> None:
-    cons = constraints_of(position, trust_flags=True)
-    by_cell = {c.cell: c for c in cons.clues}
-    premises = [by_cell[p] for p in d.premises]
-    total = cons.mines if d.uses_mine_count else None
-    conclusions = d.safe | d.mine
-    assert conclusions
-    # The premises alone imply the conclusions, and agree on which are mines.
-    assert forces(premises, cons.unknown, total, conclusions)
-    one = (
-        arrangements(
-            premises, [i for i in range(position.board.size) if cons.unknown >> i & 1], total
-        )
-        if total is not None
-        else None
-    )
-    if one:
-        assert all(s & d.mine == d.mine and not s & d.safe for s in one)
-    # No premise can be dropped, nor the mine total.
-    for p in premises:
-        rest = [c for c in premises if c is not p]
-        assert not forces(rest, cons.unknown, total, conclusions), f"{p} can be dropped"
-    if d.uses_mine_count and premises:
-        assert not forces(premises, cons.unknown, None, conclusions)
-    # No lower level makes progress: no single clue, no pair forces any new cell, and at level 5
-    # the clues alone force nothing.
-    if d.level >= 2:
-        for clue in cons.clues:
-            for i in range(clue.mask.bit_length()):
-                if clue.mask >> i & 1:
-                    assert not forces([clue], cons.unknown, None, 1 << i)
-    if d.level >= 3:
-        for a, b in combinations(cons.clues, 2):
-            if a.mask & b.mask:
-                for i in range((a.mask | b.mask).bit_length()):
-                    if (a.mask | b.mask) >> i & 1:
-                        assert not forces([a, b], cons.unknown, None, 1 << i)
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.integers(5, 7), st.integers(4, 6), st.integers(0, 2**32 - 1))
-def test_every_deduction_of_random_solves(w: int, h: int, seed: int) -> None:
-    rng = random.Random(seed)
-    mines = rng.randint(3, w * h // 4)
-    start = (rng.randrange(w), rng.randrange(h))
-    layout = Layout.random(Board(w, h), mines, rng, start, "safe")
-    for step in logic_steps(layout, start):
-        d = step.deduction
-        cons = constraints_of(step.position, trust_flags=True)
-        if cons.unknown.bit_count() <= 16:
-            check_deduction(step.position, d)
-        # Conclusions agree with the hidden layout.
-        assert d.mine & ~layout.mines == 0 and d.safe & layout.mines == 0
-
-
 def test_grade_counts_steps() -> None:
     layout = Layout.random(Board(9, 9), 10, random.Random(4), (4, 4), "opening")
     result = grade(layout, (4, 4))
@@ -200,3 +234,99 @@ def test_grade_counts_steps() -> None:
     assert result.total_steps == len(steps)
     assert result.level == max(s.deduction.level for s in steps)
     assert sum(result.steps.values()) == len(steps)
+
+
+# --------------------------------------------------------------------------------------------
+# Real positions at levels 3, 4 and 5 (tests/data/ladder_positions.jsonl)
+
+
+def corpus() -> list[dict[str, object]]:
+    with DATA.open() as f:
+        return [json.loads(line) for line in f]
+
+
+CORPUS = corpus()
+CHUNKS = 6
+
+
+def test_corpus_holds_enough_positions_of_each_level() -> None:
+    levels = [int(str(r["level"])) for r in CORPUS]
+    for level in (3, 4, 5):
+        assert levels.count(level) >= 130, level
+
+
+def check_corpus_position(
+    record: dict[str, object], tally: Tally, *, best: bool = False
+) -> list[Deduction]:
+    """Check the deductions of one stored position: the level decided by the oracles, every
+    deduction at that level, sound, with a proof that checks out and premises that cannot be
+    fewer; each adds cells the level forces. (They need not cover all of them: past its work
+    budget the ladder stops looking.)"""
+    position = Position.parse(str(record["position"]))
+    view = view_of(position)
+    level, safe, mine = lowest_level(view)
+    assert level == record["level"], f"the oracles put this position at level {level}"
+    # The budget of a step of an explained solve (a hint's is four times larger and doubles
+    # the run time of these tests; the deductions differ only where it runs out).
+    found = deductions(position, trust_flags=True, work=STEP_WORK)
+    assert found, "nothing deduced"
+    covered = 0
+    for d in found:
+        assert d.level == level, f"a level-{d.level} deduction at level {level}"
+        check_deduction(view, d, list(view.clues), tally)
+        assert d.safe & ~safe == 0 and d.mine & ~mine == 0
+        assert (d.safe | d.mine) & ~covered, "a deduction that adds no cell"
+        covered |= d.safe | d.mine
+    if best:
+        # The step an explained solve takes: at this level, a safe cell whenever there is one.
+        chosen = best_deduction(position, trust_flags=True, work=STEP_WORK)
+        assert chosen is not None and chosen.level == level
+        check_deduction(view, chosen, list(view.clues), tally)
+        assert bool(chosen.safe) == bool(safe), "the best deduction misses the safe cells"
+    return found
+
+
+@pytest.mark.parametrize("level", [3, 4, 5])
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_deductions_of_real_positions(level: int, chunk: int) -> None:
+    records = [r for r in CORPUS if r["level"] == level][chunk::CHUNKS]
+    tally = Tally()
+    failures = []
+    for n, record in enumerate(records):
+        try:
+            check_corpus_position(record, tally, best=n % 2 == 0)
+        except AssertionError as exc:
+            failures.append(f"{record['source']}: {exc}\n{record['position']}")
+    assert not failures, f"{len(failures)} positions fail:\n" + "\n\n".join(failures)
+    n = tally.deductions.get(level, 0)
+    assert n >= len(records), tally
+    # The claims of fewest premises were confirmed exhaustively for most deductions, and
+    # nearly all have a proof to show.
+    assert tally.fewest_checked >= 0.8 * tally.fewest_claimed, tally
+    assert tally.unproven <= 0.1 * n, tally
+
+
+# --------------------------------------------------------------------------------------------
+# Random positions: every deduction at whatever level, on small boards
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_every_deduction_of_random_positions(seed: int) -> None:
+    position = random_position(seed)
+    view = view_of(position)
+    level, safe, mine = lowest_level(view)
+    found = deductions(position, trust_flags=True)
+    if level == 0:
+        assert found == []
+        return
+    tally = Tally()
+    for d in found:
+        assert d.level == level
+        check_deduction(view, d, list(view.clues), tally)
+        assert d.safe & ~safe == 0 and d.mine & ~mine == 0
+    best = best_deduction(position, trust_flags=True)
+    assert best is not None and best.level == level
+    # The best deduction proves a safe cell whenever one at this level does.
+    if any(d.safe for d in found):
+        assert best.safe

@@ -58,7 +58,9 @@ class Deduction:
     each an unknown cell of ``position`` that the argument itself proves. ``proof`` is the
     argument for levels 2-5: a :class:`~mineproof.logic.linear.LinearProof` (levels 2, 3 and
     often 5) or a :class:`~mineproof.logic.cases.CaseProof` (level 4, and level 5 when the mine
-    total is needed beyond adding equations). ``minimal`` says that no premise can be dropped;
+    total is needed beyond adding equations); ``None`` at level 1, and at levels 4 and 5 when no
+    refutation was found within the bounds of the case search (rare: the text then says the
+    cases are too many to show). ``minimal`` says that no premise can be dropped;
     ``fewest`` that no smaller set of premises proves the first conclusion (both ``False``
     when a work budget ran out first). ``clues`` are the premises as equations (a number's
     covered unflagged cells and the mines it still needs), in the order of ``premises``.
@@ -115,7 +117,7 @@ class Deduction:
     def to_json(self) -> dict[str, Any]:
         """Return the deduction as JSON data (cells as ``[x, y]``): ``level``, ``rule``,
         ``premises``, ``uses_mine_count``, ``safe``, ``mine``, ``minimal``, ``fewest`` and
-        ``proof`` (``None`` at level 1; see :func:`proof_json`)."""
+        ``proof`` (see :func:`proof_json`; ``None`` at level 1, and when :attr:`proof` is)."""
         return {
             "level": self.level,
             "rule": self.rule,

@@ -73,8 +73,9 @@ def deductions(
 ) -> list[Deduction]:
     """Return deductions at the lowest level that makes progress, best first.
 
-    At levels 1 and 2 every single clue and pair that proves something; above them one
-    deduction per group of cells, each with the fewest premises found within ``work``. Flags
+    At levels 1 and 2 every single clue and pair that proves something; above them deductions
+    that together prove every cell forced at that level, each with the fewest premises found
+    within ``work`` (past it, premises not minimised and marked so). Flags
     proven by the analysis (or all flags, with ``trust_flags``) count as known mines. Progress
     means a new safe cell or a new mine; the list is empty when nothing is forced. Raises
     :class:`~mineproof.errors.InconsistentPositionError` for an impossible position.
@@ -377,11 +378,11 @@ class Ladder:
                 return [self._with_proof(d) for d in found]
         level, safe, mine = self._hard_targets()
         targets = safe | mine
-        found = []
-        for t in iter_bits(targets):
-            found.append(self._deduce(level, t, bool(mine >> t & 1), targets, work))
-            if work.spent:
-                break
+        # Every target gets a deduction; once the budget is spent, without the search for
+        # fewer premises (marked so).
+        found = [
+            self._deduce(level, t, bool(mine >> t & 1), targets, work) for t in iter_bits(targets)
+        ]
         found.sort(key=lambda d: self._key(d, 0))
         out: list[Deduction] = []
         covered = 0

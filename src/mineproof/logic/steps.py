@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from mineproof.analysis import analyze
 from mineproof.analysis.constraints import Clue, Constraints, constraints_of, refresh_clues
@@ -195,7 +195,21 @@ def _path(
             kept.append(step)
             seen |= _seen_by(step, masks)
     kept.reverse()
-    return kept
+    # Each kept step is shown on the board with the mines of the kept steps before it flagged
+    # (its numbers never saw the others, so its argument and text stay the same).
+    shown = []
+    flags = first.position.flag_mask
+    start = first.position
+    for step in kept:
+        cells = list(start.cells)
+        for i in iter_bits(flags & ~start.flag_mask):
+            cells[i] = FLAG
+        view = Position.unchecked(
+            board, tuple(cells), start.mines, start.covered_mask, flags, start.number_mask
+        )
+        shown.append(replace(step, position=view))
+        flags |= step.mine
+    return shown
 
 
 def _seen_by(d: Deduction, masks: Sequence[int]) -> int:

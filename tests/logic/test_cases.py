@@ -1,0 +1,82 @@
+"""Proofs by cases (``case_proof``) checked by exhaustive search: every refuted case has no
+arrangement, the cases cover every assignment of the cells split on, and each step inside a
+case follows from one clue."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mineproof.analysis.constraints import Clue
+from mineproof.logic.cases import Branch, case_proof
+from mineproof.logic.linear import MINE_TOTAL
+
+from .oracle import OClue, arrangement, bits, components, forced, union, view_of
+from .positions import random_position
+
+
+def check_branch(premises: dict[int, OClue], branch: Branch, safe: int, mine: int) -> None:
+    """Each step of the branch follows by one clue from what is known; it ends in a clue that
+    cannot hold, or splits into two refuted branches."""
+    bit = 1 << branch.cell
+    assert not (safe | mine) & bit
+    if branch.mine:
+        mine |= bit
+    else:
+        safe |= bit
+    for n, event in enumerate(branch.chain):
+        _, mask, count = premises[event.premise]
+        placed = (mask & mine).bit_count()
+        free = mask & ~mine & ~safe
+        if event.conflict:
+            assert n == len(branch.chain) - 1 and branch.split is None
+            if event.conflict == "too-many":
+                assert placed > count
+            else:
+                assert count - placed > free.bit_count()
+            return
+        assert (event.safe | event.mine) and (event.safe | event.mine) & ~free == 0
+        if event.safe:
+            assert not event.mine and placed == count
+            safe |= event.safe
+        else:
+            assert count - placed == free.bit_count()
+            mine |= event.mine
+    assert branch.split is not None
+    a, b = branch.split
+    assert a.cell == b.cell and a.mine != b.mine
+    check_branch(premises, a, safe, mine)
+    check_branch(premises, b, safe, mine)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans())
+def test_case_proofs_of_forced_cells(seed: int, with_total: bool) -> None:
+    view = view_of(random_position(seed))
+    groups = [list(g) for g in components(view.clues)]
+    if with_total and view.unknown:
+        groups = [[*view.clues, (MINE_TOTAL, view.unknown, view.left)]]
+    for premises in groups:
+        clues = [c for c in premises if c[0] != MINE_TOTAL]
+        total = view.total() if with_total else None
+        safe, mine = forced(clues, union(premises), total)
+        for c in bits(safe | mine):
+            is_mine = bool(mine >> c & 1)
+            proof = case_proof([Clue(*p) for p in premises], c, is_mine)
+            if proof is None:  # beyond its depth or work: allowed, the text says so
+                continue
+            assert proof.target == c and proof.mine == is_mine
+            check_branch({p[0]: p for p in premises}, proof.refuted, 0, 0)
+            cases = proof.cases()
+            assert cases[-1] == ((0, 1 << c, "agrees") if is_mine else (1 << c, 0, "agrees"))
+            split = 0
+            for s, m, outcome in cases[:-1]:
+                assert outcome == "contradiction"
+                assert arrangement(clues, mine=m, safe=s, total=total) is None
+                split |= s | m
+            cells = list(bits(split | 1 << c))
+            for n in range(1 << len(cells)):
+                m_all = sum(1 << cell for k, cell in enumerate(cells) if n >> k & 1)
+                s_all = (split | 1 << c) & ~m_all
+                hits = [1 for s, m, _ in cases if s & ~s_all == 0 and m & ~m_all == 0]
+                assert len(hits) == 1

@@ -1,0 +1,68 @@
+"""The exact simplex of ``mineproof.logic.linear`` against SciPy's ``linprog``, and its proofs
+checked by adding up the clue equations here."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mineproof.analysis.constraints import Clue
+from mineproof.logic.linear import MINE_TOTAL, LinearProof, Relaxation
+
+from .oracle import OClue, bits, components, lp_forces, mask_of, union, view_of
+from .positions import random_position
+
+
+def check_linear_proof(premises: list[OClue], proof: LinearProof, safe: int, mine: int) -> None:
+    """The combination adds up to the equation, whose total is the most its left side can be,
+    and proves ``safe`` and ``mine`` by its signs."""
+    by_cell = {c[0]: c for c in premises}
+    coefficient: dict[int, Fraction] = {}
+    total = Fraction(0)
+    for cell, k in proof.combination:
+        assert k
+        _, mask, count = by_cell[cell]
+        total += k * count
+        for c in bits(mask):
+            coefficient[c] = coefficient.get(c, Fraction(0)) + k
+    assert dict(proof.coefficients) == {c: v for c, v in coefficient.items() if v}
+    assert proof.total == total == sum(v for v in coefficient.values() if v > 0)
+    assert proof.safe == mask_of(c for c, v in coefficient.items() if v < 0)
+    assert proof.mine == mask_of(c for c, v in coefficient.items() if v > 0)
+    assert safe & ~proof.safe == 0 and mine & ~proof.mine == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans())
+def test_relaxation_forces_what_linprog_forces(seed: int, with_total: bool) -> None:
+    view = view_of(random_position(seed))
+    groups = [list(g) for g in components(view.clues)]
+    if with_total:
+        # The mine total joins every clue in one relaxation.
+        total: OClue = (MINE_TOTAL, view.unknown, view.left)
+        groups = [[*view.clues, total]] if view.unknown else []
+    for premises in groups:
+        relaxation = Relaxation([Clue(*c) for c in premises])
+        cells = union(premises)
+        safe, mine = relaxation.forced(cells)
+        want_safe = want_mine = 0
+        for c in bits(cells):
+            value = lp_forces(premises, c)
+            if value == 0:
+                want_safe |= 1 << c
+            elif value == 1:
+                want_mine |= 1 << c
+        assert (safe, mine) == (want_safe, want_mine)
+        if safe | mine:
+            proof = relaxation.proof(safe, mine)
+            assert proof is not None
+            check_linear_proof(premises, proof, safe, mine)
+            # The proof with the smallest multipliers, for each forced cell.
+            for c in bits(safe | mine):
+                simplest = relaxation.simplest(c, bool(mine >> c & 1), safe, mine)
+                assert simplest is not None
+                check_linear_proof(premises, simplest, 0, 0)
+                assert (simplest.mine if mine >> c & 1 else simplest.safe) >> c & 1
+                assert (simplest.safe | simplest.mine) & ~(safe | mine) == 0

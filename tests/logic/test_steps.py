@@ -1,0 +1,233 @@
+"""Explained solves replayed by an independent checker, and hints that lead to a cell to open.
+
+The checker plays the layout itself (its own numbers, its own flood fill), compares each step's
+position with its own board, checks the step with the oracles (brute force and SciPy) and
+applies it: every step must be proven in the position it is made in, settle no cell already
+settled, and use the lowest level available there.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mineproof.board import Board, FirstClick, Layout
+from mineproof.explain import explain
+from mineproof.logic import Deduction, Step, hint_steps, logic_steps, solve_in_steps
+from mineproof.position import COVERED, FLAG, Position
+
+from .oracle import around, bits, forced, lowest_level, view_of
+from .positions import random_game
+from .verify import Tally, check_deduction, check_proof_json, check_sound
+
+
+class Replay:
+    """A board played by the checker: opened cells and flags, from the layout's mines."""
+
+    def __init__(self, layout: Layout, start: tuple[int, int]) -> None:
+        self.w, self.h = layout.board.width, layout.board.height
+        self.size = self.w * self.h
+        self.mines = layout.mines
+        self.numbers = [
+            sum(1 for n in around(self.w, self.h, i) if self.mines >> n & 1)
+            for i in range(self.size)
+        ]
+        self.opened = 0
+        self.flags = 0
+        self.open(start[1] * self.w + start[0])
+
+    def open(self, i: int) -> None:
+        assert not self.mines >> i & 1, f"cell {i} is a mine"
+        todo = [i]
+        while todo:
+            c = todo.pop()
+            if self.opened >> c & 1:
+                continue
+            self.opened |= 1 << c
+            self.flags &= ~(1 << c)
+            if self.numbers[c] == 0:
+                todo.extend(around(self.w, self.h, c))
+
+    def cells(self) -> tuple[int, ...]:
+        return tuple(
+            self.numbers[i] if self.opened >> i & 1 else FLAG if self.flags >> i & 1 else COVERED
+            for i in range(self.size)
+        )
+
+    def cleared(self) -> bool:
+        return self.opened | self.mines == (1 << self.size) - 1
+
+
+def check_solve(layout: Layout, start: tuple[int, int], steps: list[Step], tally: Tally) -> bool:
+    """Replay the steps; return whether they clear the board."""
+    board = Replay(layout, start)
+    for n, step in enumerate(steps, 1):
+        assert step.number == n
+        assert step.position.cells == board.cells(), f"step {n} is not made in the position"
+        assert step.position.mines == layout.mines.bit_count()
+        d = step.deduction
+        settled = board.opened | board.flags
+        assert not (d.safe | d.mine) & settled, f"step {n} settles a settled cell"
+        assert d.mine & ~layout.mines == 0 and d.safe & layout.mines == 0
+        view = view_of(step.position)
+        level, safe, mine = lowest_level(view)
+        assert d.level == level, f"step {n} at level {d.level}, but level {level} is available"
+        assert d.safe & ~safe == 0 and d.mine & ~mine == 0
+        check_deduction(view, d, list(view.clues), tally)
+        # The text a person reads names what the step proves.
+        text = explain(d)
+        if (d.safe | d.mine).bit_count() <= 6:
+            for i in bits(d.safe | d.mine):
+                assert f"{chr(65 + i % board.w)}{i // board.w + 1}" in text, text
+        board.flags |= d.mine
+        for i in bits(d.safe):
+            board.open(i)
+    if not board.cleared():
+        # The solve stops only when nothing is forced.
+        view = view_of(Position.parse(position_text(board, layout)))
+        assert lowest_level(view)[0] == 0, "the solve stopped with a forced cell left"
+        return False
+    return True
+
+
+def position_text(board: Replay, layout: Layout) -> str:
+    chars = {COVERED: "H", FLAG: "F"}
+    cells = board.cells()
+    rows = [
+        "".join(chars.get(c, str(c)) for c in cells[y * board.w : (y + 1) * board.w])
+        for y in range(board.h)
+    ]
+    return f"{board.w}x{board.h}x{layout.mines.bit_count()}\n" + "\n".join(rows)
+
+
+def random_board(seed: int) -> tuple[Layout, tuple[int, int]]:
+    """A small board, dense enough that levels 3-5 show up now and then; mostly started with
+    an opening so that the solve goes some way."""
+    rng = random.Random(seed)
+    w, h = rng.randint(4, 9), rng.randint(4, 8)
+    mines = rng.randint(2, w * h * 2 // 7)
+    start = (rng.randrange(w), rng.randrange(h))
+    rule: FirstClick = "opening" if rng.random() < 0.8 else "safe"
+    if rule == "opening" and mines > w * h - 9:
+        rule = "safe"
+    return Layout.random(Board(w, h), mines, rng, start, rule), start
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_logic_steps_replayed_on_small_boards(seed: int) -> None:
+    layout, start = random_board(seed)
+    tally = Tally()
+    steps, grade = solve_in_steps(layout, start)
+    assert [s.deduction for s in steps] == [s.deduction for s in logic_steps(layout, start)]
+    cleared = check_solve(layout, start, steps, tally)
+    assert grade.solved == cleared
+    assert grade.level == max((s.deduction.level for s in steps), default=0)
+    assert grade.total_steps == len(steps)
+
+
+# Boards whose solve needs level 3, 4 or 5, and intermediate ones: (width, height, mines,
+# seed of ``Layout.random`` with the start and its neighbours free at the centre, level). Found
+# by grading the first few thousand seeds; the level is checked here by the oracles.
+HARD_BOARDS = [
+    (8, 8, 13, 49, 3),
+    (9, 9, 14, 37, 3),
+    (9, 9, 14, 901, 4),
+    (9, 9, 16, 2, 5),
+    (16, 16, 45, 20, 3),
+    (16, 16, 45, 233, 4),
+    (16, 16, 40, 1, 5),
+    (16, 16, 40, 2, 2),
+]
+
+
+def hard_board(w: int, h: int, mines: int, seed: int) -> tuple[Layout, tuple[int, int]]:
+    start = (w // 2, h // 2)
+    return Layout.random(Board(w, h), mines, random.Random(seed), start, "opening"), start
+
+
+@pytest.mark.parametrize(
+    ("w", "h", "mines", "seed", "level"), HARD_BOARDS, ids=[str(b) for b in HARD_BOARDS]
+)
+def test_logic_steps_replayed_on_harder_boards(
+    w: int, h: int, mines: int, seed: int, level: int
+) -> None:
+    layout, start = hard_board(w, h, mines, seed)
+    tally = Tally()
+    steps = list(logic_steps(layout, start))
+    assert check_solve(layout, start, steps, tally)
+    assert max(s.deduction.level for s in steps) == level
+
+
+# --------------------------------------------------------------------------------------------
+# Hints
+
+
+def check_hint(position: Position) -> list[Deduction]:
+    """Check the hint steps of a position whose flags are all right.
+
+    The last step proves a safe cell whenever any cell is provably safe (by search, with the
+    mine total), and only then; earlier steps prove only mines. Each step is proven in the
+    position it is made in, which is the given one with some of the mines of the steps
+    before it flagged, and concludes only what the given position forces.
+    """
+    view = view_of(position)
+    safe, mine = forced(list(view.clues), view.unknown, view.total()) if view.unknown else (0, 0)
+    found = hint_steps(position, trust_flags=True)
+    if not safe | mine:
+        assert found == []
+        return found
+    assert found, "a forced cell and no hint"
+    if safe:
+        assert found[-1].safe, "a cell is provably safe but the hint ends without one"
+    else:
+        assert not any(d.safe for d in found)
+    for d in found[:-1]:
+        assert d.mine and not d.safe, "an earlier hint step proves a safe cell"
+    tally = Tally()
+    proven = 0
+    for k, d in enumerate(found):
+        assert d.safe & ~safe == 0 and d.mine & ~mine == 0, "a hint concludes wrongly"
+        # The step holds on the board the reader has: the given one with the mines of the
+        # steps shown before it flagged.
+        cells = tuple(FLAG if proven >> i & 1 else c for i, c in enumerate(position.cells))
+        shown = view_of(Position(position.board, cells, position.mines))
+        check_sound(shown, d)
+        check_proof_json(shown, d, tally)
+        # And in the position it was made in, whose flags are all provable mines.
+        made = view_of(d.position)
+        assert made.flags & ~(view.flags | mine) == 0, f"hint step {k} flags an unproven cell"
+        assert d.position.cells == tuple(
+            FLAG if made.flags >> i & 1 else c for i, c in enumerate(position.cells)
+        ), f"hint step {k} is made in another position"
+        check_deduction(made, d, list(made.clues), tally)
+        proven |= d.mine
+    return found
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_hint_steps_of_random_positions(seed: int) -> None:
+    _, position = random_game(seed)
+    check_hint(position)
+
+
+def test_hint_steps_that_prove_mines_first() -> None:
+    """Positions of solves where the best deduction proves only mines: the hint goes on past
+    them to a safe cell."""
+    long_hints = 0
+    checked = 0
+    for seed in range(400):
+        layout, start = random_board(seed)
+        for step in logic_steps(layout, start):
+            if not step.deduction.safe:
+                found = check_hint(step.position)
+                checked += 1
+                long_hints += len(found) > 1
+        if checked >= 40:
+            break
+    assert checked >= 40
+    assert long_hints >= 10, long_hints
