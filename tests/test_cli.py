@@ -13,8 +13,8 @@ import pytest
 from mineproof.board import Board, Layout
 from mineproof.cli import main
 from mineproof.formats import format_mbf
+from mineproof.logic import LEVEL_NAMES, solve
 from mineproof.play import play_game
-from mineproof.logic import solve
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "intermediate-midgame.txt"
@@ -171,6 +171,19 @@ def test_ring_names_the_conflicting_clues(
     path = write(tmp_path, "ring.txt", "5x5x4\nHHHHH\nH121H\nH202H\nH121H\nHHHHH\n")
     _, _, err = run(capsys, "analyze", path)
     assert "1 at B2" in err and "2 at C2" in err and "2 at B3" in err
+
+
+def test_generate_window_no_board_meets_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    # One mine on one row: one clue settles every board, so level 3 is never needed.
+    status, out, err = run(
+        capsys, "generate", "--width", "6", "--height", "1", "--mines", "1",
+        "--min-level", "3", "--max-level", "3", "--seed", "1",
+    )  # fmt: skip
+    assert status == 1 and out == ""
+    assert err == (
+        "mineproof: error: no guess-free 6x1 board with 1 mines whose hardest step is level 3 "
+        f"({LEVEL_NAMES[3]}) found after 20000 layouts\n"
+    )
 
 
 def test_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,19 +4,28 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
+from collections.abc import Iterable
+from itertools import combinations
 from pathlib import Path
 
+import numpy as np
 import pytest
+from scipy.optimize import (  # type: ignore[import-untyped]
+    Bounds,
+    LinearConstraint,
+    linprog,
+    milp,
+)
 
 from mineproof.batch import BatchRequest, run_batch
-from mineproof.board import Board
+from mineproof.board import Board, Layout
 from mineproof.cli import main
 from mineproof.errors import FormatError
 from mineproof.formats import parse_mbf
 from mineproof.generate import GenerationError, StartRule, generate, hint_cell
-from mineproof.logic import grade
-from mineproof.logic import solve
+from mineproof.logic import LEVEL_NAMES, grade, solve
 
 
 @pytest.mark.parametrize(
@@ -57,6 +66,85 @@ def test_levels_are_respected() -> None:
         hard = generate(board, 12, random.Random(seed), min_level=3)
         graded = grade(hard.layout, hard.start)
         assert graded.solved and graded.level >= 3
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "mines", "window", "rule", "seeds"),
+    [
+        (16, 16, 40, (2, 2), "opening", range(2)),
+        (16, 16, 40, (3, 3), "opening", range(3)),
+        (30, 16, 99, (3, 3), "opening", range(2)),
+        (16, 16, 40, (4, 4), "opening", range(4, 6)),
+        (30, 16, 99, (4, 4), "opening", (4, 7)),
+        (16, 16, 40, (5, 5), "opening", range(3)),
+        (30, 16, 99, (5, 5), "opening", range(2)),
+        (30, 16, 99, (3, 4), "opening", range(2)),
+        (16, 16, 40, (1, 2), "opening", range(3)),
+        (16, 16, 40, (3, 3), "safe", range(2)),
+    ],
+)
+def test_the_hardest_step_is_within_the_window(
+    width: int,
+    height: int,
+    mines: int,
+    window: tuple[int, int],
+    rule: StartRule,
+    seeds: Iterable[int],
+) -> None:
+    # The oracle below plays each board with its own solver (LP and integer programmes from
+    # SciPy): the hardest level it needs must be in the window, and be the level reported.
+    low, high = window
+    board = Board(width, height)
+    for seed in seeds:
+        made = generate(board, mines, random.Random(seed), rule=rule, min_level=low, max_level=high)
+        assert made.layout.mine_count == mines
+        level = _oracle_level(made.layout, made.start)
+        assert level is not None, "the oracle could not clear the board"
+        assert low <= level <= high
+        assert made.level == level
+
+
+def test_windowed_boards_are_the_same_whatever_the_jobs() -> None:
+    request = BatchRequest(Board(16, 16), 40, "opening", None, 3, 3, seed=5)
+    one = run_batch(request, 3, jobs=1)
+    two = run_batch(request, 3, jobs=2)
+    assert [i.generated.layout for i in one] == [i.generated.layout for i in two]
+    assert all(i.grade.level == 3 for i in one)
+
+
+@pytest.mark.parametrize(
+    ("levels", "needle"),
+    [
+        ((3, 3), f"whose hardest step is level 3 ({LEVEL_NAMES[3]}) found after 100 layouts"),
+        ((4, 5), f"whose hardest step is level 4 ({LEVEL_NAMES[4]}) or harder found after"),
+        ((2, 4), f"is between level 2 ({LEVEL_NAMES[2]}) and level 4 ({LEVEL_NAMES[4]}) found"),
+    ],
+)
+def test_a_window_no_board_meets_names_the_window(levels: tuple[int, int], needle: str) -> None:
+    # One mine on one row: one clue always settles it, so no window above level 1 is met.
+    low, high = levels
+    with pytest.raises(GenerationError, match=r"^no guess-free 6x1 board with 1 mines") as caught:
+        generate(Board(6, 1), 1, random.Random(0), min_level=low, max_level=high, budget=1)
+    message = str(caught.value)
+    assert needle in message and "density" not in message and "\n" not in message
+
+
+def test_a_window_with_a_time_limit_names_the_window() -> None:
+    with pytest.raises(GenerationError, match=re.escape(f"4 ({LEVEL_NAMES[4]}) found in the time")):
+        generate(Board(9, 9), 10, random.Random(0), min_level=4, max_level=4, seconds=0.05)
+
+
+def test_the_oracle_grades_as_the_ladder() -> None:
+    # The oracle and the ladder agree on boards of every grade (a check on the oracle).
+    board = Board(16, 16)
+    boards = [generate(board, 40, random.Random(seed)) for seed in range(12)]
+    boards += [generate(board, 40, random.Random(5), min_level=n, max_level=n) for n in (3, 4)]
+    seen = set()
+    for made in boards:
+        ladder = grade(made.layout, made.start)
+        assert ladder.solved and _oracle_level(made.layout, made.start) == ladder.level
+        seen.add(ladder.level)
+    assert seen == {1, 2, 3, 4, 5}
 
 
 def test_same_seed_same_boards_whatever_the_jobs() -> None:
@@ -185,3 +273,201 @@ def test_a_time_limit_does_not_change_the_board_found() -> None:
     free = generate(board, 99, random.Random(7))
     limited = generate(board, 99, random.Random(7), seconds=600)
     assert limited == free
+
+
+# --------------------------------------------------------------------------------------------
+# An independent logician for the levels. It shares no code with mineproof.logic or
+# mineproof.analysis: numbers, clues and the solve are computed here from the mines; two clues
+# by trying every arrangement of their cells; whole mines (on the clues, or with the mine
+# total) by SciPy's milp and the linear relaxation by SciPy's linprog, cell by cell.
+
+_TOLERANCE = 1e-6
+
+
+def _around(width: int, height: int, i: int) -> list[int]:
+    x, y = i % width, i // width
+    return [
+        ny * width + nx
+        for ny in range(max(0, y - 1), min(height, y + 2))
+        for nx in range(max(0, x - 1), min(width, x + 2))
+        if (nx, ny) != (x, y)
+    ]
+
+
+_OClue = tuple[frozenset[int], int]
+"""Unknown cells around a number, and how many of them are mines."""
+
+
+def _pair(a: _OClue, b: _OClue) -> tuple[set[int], set[int]]:
+    """Return the cells two clues force together: every arrangement that fits both is tried."""
+    a_cells = sorted(a[0])
+    b_only = sorted(b[0] - a[0])
+    seen: dict[int, set[bool]] = {c: set() for c in a[0] | b[0]}
+    for chosen in combinations(a_cells, a[1]):
+        rest = b[1] - sum(1 for c in chosen if c in b[0])
+        if not 0 <= rest <= len(b_only):
+            continue
+        for c in a_cells:
+            seen[c].add(c in chosen)
+        for c in b_only:
+            if rest > 0:
+                seen[c].add(True)
+            if rest < len(b_only):
+                seen[c].add(False)
+    return {c for c, v in seen.items() if v == {False}}, {c for c, v in seen.items() if v == {True}}
+
+
+def _forced(
+    frontier: list[int],
+    clues: list[_OClue],
+    integral: bool,
+    candidates: set[int] | None = None,
+    total: tuple[int, int] | None = None,
+) -> tuple[set[int], set[int], str]:
+    """Return ``(safe, mines, outside)``: the frontier cells (of ``candidates`` if given) that
+    every solution of the clue equations gives the same value, in 0/1 (``integral``) or in real
+    numbers between 0 and 1. With ``total = (left, outside)`` the unknown cells no clue sees
+    (``outside`` of them) are one more variable and all cells hold ``left`` mines; ``outside``
+    is then "safe" or "mine" when those cells are forced too, else ""."""
+    width = len(frontier) + (total is not None)
+    column = {c: k for k, c in enumerate(frontier)}
+    rows = []
+    rhs = []
+    for cells, count in clues:
+        row = np.zeros(width)
+        for c in cells:
+            row[column[c]] = 1
+        rows.append(row)
+        rhs.append(count)
+    upper = np.ones(width)
+    if total is not None:
+        rows.append(np.ones(width))
+        rhs.append(total[0])
+        upper[-1] = total[1]
+    a, b = np.array(rows), np.array(rhs, dtype=float)
+
+    def extreme(k: int, sign: float) -> float:
+        cost = np.zeros(width)
+        cost[k] = sign
+        if integral:
+            result = milp(
+                cost,
+                constraints=LinearConstraint(a, b, b),
+                integrality=np.ones(width),
+                bounds=Bounds(np.zeros(width), upper),
+            )
+        else:
+            result = linprog(cost, A_eq=a, b_eq=b, bounds=[(0.0, float(u)) for u in upper])
+        assert result.status == 0, "the clues of a real board always have a solution"
+        return float(result.fun) * sign
+
+    safe: set[int] = set()
+    mines: set[int] = set()
+    for c in frontier if candidates is None else sorted(candidates):
+        k = column[c]
+        if extreme(k, -1.0) <= _TOLERANCE:
+            safe.add(c)
+        elif extreme(k, 1.0) >= 1 - _TOLERANCE:
+            mines.add(c)
+    outside = ""
+    if total is not None and total[1]:
+        if extreme(width - 1, -1.0) <= _TOLERANCE:
+            outside = "safe"
+        elif extreme(width - 1, 1.0) >= total[1] - _TOLERANCE:
+            outside = "mine"
+    return safe, mines, outside
+
+
+class _Logician:
+    """Plays a layout from a start cell, each step making every deduction of the lowest level
+    that makes one: 1 one clue (or the mine total alone: none left, or as many as cells), 2 two
+    clues, 3 the linear relaxation of all clues, 4 whole mines on all clues, 5 whole mines
+    with the mine total. ``hardest`` is the highest level a step needed."""
+
+    def __init__(self, layout: Layout, start: tuple[int, int]) -> None:
+        board = layout.board
+        size = board.width * board.height
+        self.near = [_around(board.width, board.height, i) for i in range(size)]
+        self.mine = [layout.is_mine(i) for i in range(size)]
+        self.number = [sum(self.mine[n] for n in self.near[i]) for i in range(size)]
+        self.total = sum(self.mine)
+        self.opened: set[int] = set()
+        self.flagged: set[int] = set()
+        self.hardest = 0
+        self._open(start[1] * board.width + start[0])
+
+    def _open(self, i: int) -> None:
+        todo = [i]
+        while todo:
+            c = todo.pop()
+            assert not self.mine[c], "the logician opened a mine"
+            if c not in self.opened:
+                self.opened.add(c)
+                if self.number[c] == 0:
+                    todo.extend(self.near[c])
+
+    def play(self) -> bool:
+        """Solve as far as logic goes; return whether every safe cell was opened."""
+        while len(self.opened) + self.total < len(self.mine):
+            level, safe, mines = self._lowest()
+            if not level:
+                return False
+            assert not any(self.mine[c] for c in safe) and all(self.mine[c] for c in mines)
+            self.hardest = max(self.hardest, level)
+            self.flagged |= mines
+            for c in safe:
+                self._open(c)
+        return True
+
+    def _lowest(self) -> tuple[int, set[int], set[int]]:
+        unknown = set(range(len(self.mine))) - self.opened - self.flagged
+        clues = sorted(
+            {
+                (
+                    frozenset(n for n in self.near[c] if n in unknown),
+                    self.number[c] - sum(n in self.flagged for n in self.near[c]),
+                )
+                for c in self.opened
+                if any(n in unknown for n in self.near[c])
+            },
+            key=lambda clue: sorted(clue[0]),
+        )
+        left = self.total - len(self.flagged)
+        safe: set[int] = set(unknown) if left == 0 else set()
+        mines: set[int] = set(unknown) if left == len(unknown) else set()
+        for cells, count in clues:
+            if count == 0:
+                safe |= cells
+            elif count == len(cells):
+                mines |= cells
+        if safe or mines:
+            return 1, safe, mines
+        for a, b in combinations(clues, 2):
+            if a[0] & b[0]:
+                s, m = _pair(a, b)
+                safe |= s
+                mines |= m
+        if safe or mines:
+            return 2, safe, mines
+        frontier = sorted(set().union(*(cells for cells, _ in clues)))
+        if not frontier:
+            return 0, set(), set()
+        safe, mines, _ = _forced(frontier, clues, integral=True)
+        if safe or mines:
+            relaxed = _forced(frontier, clues, integral=False, candidates=safe | mines)
+            if relaxed[0] or relaxed[1]:
+                return 3, relaxed[0], relaxed[1]
+            return 4, safe, mines
+        rest = unknown - set(frontier)
+        safe, mines, outside = _forced(frontier, clues, True, total=(left, len(rest)))
+        if outside == "safe":
+            safe |= rest
+        elif outside == "mine":
+            mines |= rest
+        return (5 if safe or mines else 0), safe, mines
+
+
+def _oracle_level(layout: Layout, start: tuple[int, int]) -> int | None:
+    """Return the hardest level the logician needs from ``start``, ``None`` if it gets stuck."""
+    logician = _Logician(layout, start)
+    return logician.hardest if logician.play() else None

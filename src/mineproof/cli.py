@@ -584,12 +584,13 @@ def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "play":
         return _play(args)
-    source = getattr(args, "file", "-")
+    # Commands that read no file (generate, bench) name no source in their errors.
+    source = getattr(args, "file", None)
     try:
         out = _run(args)
     except MineproofError as exc:
-        where = "standard input" if source == "-" else source
-        print(f"mineproof: error: {where}: {exc}", file=sys.stderr)
+        where = "" if source is None else "standard input: " if source == "-" else f"{source}: "
+        print(f"mineproof: error: {where}{exc}", file=sys.stderr)
         return 1
     print(out)
     return 0

@@ -9,6 +9,16 @@ that the fast solver clears is verified from scratch by the complete solver
 (:func:`mineproof.solve.solve`) and, when levels are asked for, graded by the technique ladder;
 only verified boards are returned.
 
+With a window of levels ``[min_level, max_level]``, the hardest step of the solve (the engine
+taking the lowest level at each step, the board's grade) must be within it. A window that allows
+the mine total (level 5) is met by luck: boards are made with the levels up to ``max_level`` and
+those graded below ``min_level`` are dropped (on the standard sizes one board in three to ten
+needs the total). Below it, luck is too rare (about one board in a thousand needs a case
+analysis and no more), so a hard point is sought first: a random layout whose solve with the
+levels below the window stops where a level of the window makes progress. The numbers around
+it are protected while the rest of the board is made guess-free with the levels up to
+``max_level`` (see :func:`_settle_window`).
+
 Every board draws from its own ``random.Random``, so a batch is the same whatever the number of
 processes that make it.
 """
@@ -20,17 +30,33 @@ import time
 from dataclasses import dataclass
 from typing import Literal
 
+from mineproof.analysis.constraints import components_of
 from mineproof.board import Board, Layout, iter_bits
 from mineproof.errors import FormatError, MineproofError
-from mineproof.logic import Engine
+from mineproof.logic import LEVEL_NAMES, Engine, forced_up_to
 
 __all__ = ["Generated", "GenerationError", "StartRule", "check_arguments", "generate", "hint_cell"]
 
 StartRule = Literal["opening", "safe"]
 
+SEEKING_LAYOUTS = 100
+"""Fresh layouts drawn per unit of ``budget`` when a hard point is sought (``min_level`` above
+1 and ``max_level`` below 5): most have none and are dropped after one partial solve."""
+
+SEEKING_PERTURBATIONS = 3
+"""Perturbations of a layout while a hard point is sought, where the solve below the window
+stops without one: a few more stops per layout find hard points about twice as fast as taking
+only the first stop of each layout (measured on intermediate boards)."""
+
+STALLED = 32
+"""Perturbations in a row that settle no new cell after which a layout with a hard point is
+dropped: what is left to solve is walled in by the protected cells (or needs more than the
+window allows). Boards made without a window rarely need more than a dozen."""
+
 
 class GenerationError(MineproofError):
-    """No guess-free board was found within the work bound (the density may be impossible)."""
+    """No guess-free board was found within the work bound (the density may be impossible, or
+    the window of levels not met)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,18 +146,26 @@ def generate(
 
     ``rule`` ``opening`` keeps the start cell and its neighbours free (start: the centre unless
     given); ``safe`` keeps the start cell free (start: given, or the hint cell of the layout).
-    ``max_level``/``min_level`` bound the hardest technique the solve needs (1-5). ``budget``
-    bounds the work: that many fresh layouts, each perturbed up to a number of times that grows
-    with the board; ``seconds``, when given, bounds the time (a board found is the same with or
-    without it). Raises ``FormatError`` for bad arguments and :class:`GenerationError` when no
-    board was found within the budget or the time.
+    ``max_level``/``min_level`` bound the hardest technique the solve needs (1-5): the board's
+    grade is within them. ``budget`` bounds the work: that many fresh layouts, each perturbed up
+    to a number of times that grows with the board (:data:`SEEKING_LAYOUTS` times as many when a
+    hard point is sought, most dropped after one partial solve); ``seconds``, when given, bounds
+    the time (a board found is the same with or without it). Raises ``FormatError`` for bad
+    arguments and :class:`GenerationError` when no board was found within the budget or the
+    time: its message names the window of levels when one was asked for.
     """
     check_arguments(board, mines, rule, start, max_level, min_level)
     if start is None and rule == "opening":
         start = ((board.width - 1) // 2, (board.height - 1) // 2)
     tries_per_layout = 4 * board.size
     deadline = None if seconds is None else time.monotonic() + seconds
-    for _ in range(budget):
+    # A window below the mine total seeks a hard point first; one that allows the total is met
+    # by luck (see the module's docstring).
+    seek = min_level > 1 and max_level < 5
+    layouts = budget * SEEKING_LAYOUTS if seek else budget
+    for _ in range(layouts):
+        if deadline is not None and time.monotonic() > deadline:
+            raise GenerationError(_failure(board, mines, min_level, max_level))
         if start is None:
             layout = Layout.random(board, mines, rng)
             if layout.mine_count == board.size:
@@ -140,15 +174,13 @@ def generate(
         else:
             layout = Layout.random(board, mines, rng, start, rule)
             at = start
-        found = _settle(
+        settle = _settle_window if seek else _settle
+        found = settle(
             layout, at, rule, start is None, max_level, min_level, rng, tries_per_layout, deadline
         )
         if found is not None:
             return Generated(*found)
-    raise GenerationError(
-        f"no guess-free {board.width}x{board.height} board with {mines} mines found after "
-        f"{budget} layouts: this density may be impossible from that start"
-    )
+    raise GenerationError(_failure(board, mines, min_level, max_level, layouts))
 
 
 def _settle(
@@ -172,13 +204,10 @@ def _settle(
     work = Engine(layout, i, protected)
     classes = _classes(board)
     work.reveal(i)
-    exact_levels = max_level < 5 or min_level > 1
+    exact_levels = max_level < 5  # the mine total allowed: the fastest complete solve
     for _ in range(tries):
         if deadline is not None and time.monotonic() > deadline:
-            raise GenerationError(
-                f"no guess-free {board.width}x{board.height} board with "
-                f"{layout.mine_count} mines found in the time allowed"
-            )
+            raise GenerationError(_failure(board, layout.mine_count, min_level, max_level))
         if work.play(max_level, exact_levels):
             candidate = Layout(board, work.mines)
             hint = hint_cell(candidate) if hinted else at
@@ -202,6 +231,145 @@ def _settle(
         if not _perturb(work, rng, classes):
             return None
     return None
+
+
+def _settle_window(
+    layout: Layout,
+    at: tuple[int, int],
+    rule: StartRule,
+    hinted: bool,
+    max_level: int,
+    min_level: int,
+    rng: random.Random,
+    tries: int,
+    deadline: float | None = None,
+) -> tuple[Layout, tuple[int, int], int | None] | None:
+    """Return the board made from one layout whose hardest step is within ``[min_level,
+    max_level]`` (``min_level`` at least 2, ``max_level`` at most 4), verified; ``None`` when
+    this layout gives none.
+
+    The layout is kept only if it has a hard point: the solve from the start cell with the
+    levels below ``min_level`` gets stuck where a level of the window makes progress (a random
+    layout has one about once in a few hundred for level 4, far more often for the others).
+    Where it stops without one, the layout is perturbed as :func:`_settle` does, up to
+    :data:`SEEKING_PERTURBATIONS` times, and a hard point found after changes is sought again
+    on a solve from the start cell.
+
+    The hard point is then protected (see :func:`_hard_point`), so no later change touches the
+    numbers it shows, and the rest of the board is made guess-free with the levels up to
+    ``max_level`` as :func:`_settle` does, up to ``tries`` perturbations (fewer when they stop
+    helping: see :data:`STALLED`). While all of it is protected, every solve from the start
+    with the levels below the window stops at the hard point again, so the board needs
+    ``min_level``. When that blocks the search (a group of clues there is stuck beyond the
+    window and only protected cells could change it), only the core stays protected and the
+    verification judges whether the board still needs ``min_level``.
+
+    Raises :class:`GenerationError` once ``time.monotonic()`` passes ``deadline``.
+    """
+    board = layout.board
+    i = board.index(*at)
+    base = board.start_area(i, "opening" if rule == "opening" else "safe")
+    work = Engine(layout, i, base)
+    work.reveal(i)
+    classes = _classes(board)
+    perturbed = 0
+    while True:
+        if work.play(min_level - 1):
+            return None  # cleared below the window
+        core, shell = _hard_point(work, max_level)
+        if core and work.clean:
+            break
+        if core:
+            work.restart()  # found after changes: seek it again on a solve from the start
+        elif perturbed == SEEKING_PERTURBATIONS or not _perturb(work, rng, classes):
+            return None
+        else:
+            perturbed += 1
+    work.protected = base | core | shell
+    best = stalled = 0
+    for _ in range(tries):
+        if deadline is not None and time.monotonic() > deadline:
+            raise GenerationError(_failure(board, layout.mine_count, min_level, max_level))
+        if work.play(max_level):
+            candidate = Layout(board, work.mines)
+            if hinted and hint_cell(candidate) != at:
+                return None  # another start cell: the hard point would not hold
+            verdict, graded = _verify(candidate, at, max_level, min_level, work.clean)
+            if verdict == "ok":
+                return candidate, at, graded
+            if verdict == "too easy":
+                return None  # the shell was released and the hard point is bypassed
+            work.restart()
+            if work.play(max_level):
+                return None
+        settled = (work.opened | work.known).bit_count()
+        best, stalled = (settled, 0) if settled > best else (best, stalled + 1)
+        if stalled > STALLED:
+            return None
+        if not _walled_in(work) and _perturb(work, rng, classes):
+            continue
+        if not shell:
+            return None
+        shell = 0
+        work.protected = base | core
+    return None
+
+
+def _hard_point(work: Engine, max_level: int) -> tuple[int, int]:
+    """Return the cells to protect where ``work`` is stuck: ``(core, shell)``, both empty when
+    no level up to ``max_level`` (at most 4) makes progress there.
+
+    The core is every cell next to a number of the groups of clues where a level up to
+    ``max_level`` makes progress: while it is protected those numbers stay as they are. The
+    shell is every other cell next to an opened cell.
+    """
+    unknown = work.full & ~work.opened & ~work.known
+    clues = list(work.clue_of.values())
+    safe, mine = forced_up_to(max_level, clues, unknown, work.total - work.known.bit_count())
+    if not safe | mine:
+        return 0, 0
+    numbers = 0
+    for comp in components_of(clues):
+        if comp.mask & (safe | mine):
+            for clue in comp.clues:
+                numbers |= 1 << clue.cell
+    core = work.board.dilate(numbers)
+    return core, work.board.dilate(work.opened) & ~core
+
+
+def _walled_in(work: Engine) -> bool:
+    """Return whether some group of clues where ``work`` is stuck can never change: all its
+    cells are protected and no covered cell beside them is left to open."""
+    unknown = work.full & ~work.opened & ~work.known
+    dilate = work.board.dilate
+    return any(
+        not comp.mask & ~work.protected and not dilate(comp.mask) & unknown & ~comp.mask
+        for comp in components_of(list(work.clue_of.values()))
+    )
+
+
+def _failure(
+    board: Board, mines: int, min_level: int, max_level: int, layouts: int | None = None
+) -> str:
+    """Return the one-line message for a search that found no board, after ``layouts`` fresh
+    layouts or (``None``) in the time allowed: it names the window of levels when one was
+    asked for, and otherwise says the density may be impossible."""
+    size = f"{board.width}x{board.height} board with {mines} mines"
+    when = "in the time allowed" if layouts is None else f"after {layouts} layouts"
+    if min_level <= 1 and max_level >= 5:
+        if layouts is None:
+            return f"no guess-free {size} found {when}"
+        return f"no guess-free {size} found {when}: this density may be impossible from that start"
+    low, high = (f"level {n} ({LEVEL_NAMES[n]})" for n in (min_level, max_level))
+    if min_level == max_level:
+        window = f"is {low}"
+    elif max_level >= 5:
+        window = f"is {low} or harder"
+    elif min_level <= 1:
+        window = f"is at most {high}"
+    else:
+        window = f"is between {low} and {high}"
+    return f"no guess-free {size} whose hardest step {window} found {when}"
 
 
 def _verify(
