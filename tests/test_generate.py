@@ -123,7 +123,7 @@ def test_windowed_boards_are_the_same_whatever_the_jobs() -> None:
 def test_a_window_no_board_meets_names_the_window(levels: tuple[int, int], needle: str) -> None:
     # One mine on one row: one clue always settles it, so no window above level 1 is met.
     low, high = levels
-    with pytest.raises(GenerationError, match=r"^no guess-free 6x1 board with 1 mines") as caught:
+    with pytest.raises(GenerationError, match=r"^no guess-free 6x1 board with 1 mine") as caught:
         generate(Board(6, 1), 1, random.Random(0), min_level=low, max_level=high, budget=1)
     message = str(caught.value)
     assert needle in message and "density" not in message and "\n" not in message
@@ -160,7 +160,7 @@ def test_same_seed_same_boards_whatever_the_jobs() -> None:
 
 def test_impossible_board_is_a_clear_error() -> None:
     # A 3x1 board opened in the middle shows 1: the mine is left or right, a 50/50 forever.
-    with pytest.raises(GenerationError, match="no guess-free 3x1 board with 1 mines"):
+    with pytest.raises(GenerationError, match="no guess-free 3x1 board with 1 mine"):
         generate(Board(3, 1), 1, random.Random(0), rule="safe", start=(1, 0), budget=20)
 
 

@@ -354,7 +354,7 @@ def _failure(
     """Return the one-line message for a search that found no board, after ``layouts`` fresh
     layouts or (``None``) in the time allowed: it names the window of levels when one was
     asked for, and otherwise says the density may be impossible."""
-    size = f"{board.width}x{board.height} board with {mines} mines"
+    size = f"{board.width}x{board.height} board with {mines} mine{'' if mines == 1 else 's'}"
     when = "in the time allowed" if layouts is None else f"after {layouts} layouts"
     if min_level <= 1 and max_level >= 5:
         if layouts is None:
