@@ -1,8 +1,8 @@
 """The probabilities of the shared benchmark positions against ms-toollib's.
 
 ms-toollib (PyPI, written in Rust) is an independent implementation of the exact probabilities.
-Every covered cell of every position in ``shared/positions/*.jsonl`` (next to the repository)
-must get the same probability from both, within 1e-9.
+Every covered cell of every position in ``tests/data/positions/*.jsonl`` (the shared benchmark
+positions, copied into the tests) must get the same probability from both, within 1e-9.
 """
 
 from __future__ import annotations
@@ -16,8 +16,16 @@ import pytest
 from mineproof.analysis import analyze
 from mineproof.position import Position
 
-POSITIONS = Path(__file__).resolve().parents[3] / "shared" / "positions"
-FILES = sorted(POSITIONS.glob("*.jsonl")) if POSITIONS.is_dir() else []
+POSITIONS = Path(__file__).resolve().parents[1] / "data" / "positions"
+FILES = sorted(POSITIONS.glob("*.jsonl"))
+
+
+def test_the_positions_are_there() -> None:
+    assert [p.stem for p in FILES] == [
+        "expert-midgame",
+        "expert-scattered",
+        "intermediate-midgame",
+    ]
 
 
 def grid_of(position: Position) -> list[list[int]]:
@@ -30,7 +38,6 @@ def grid_of(position: Position) -> list[list[int]]:
     ]
 
 
-@pytest.mark.skipif(not FILES, reason=f"no benchmark positions in {POSITIONS}")
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 def test_probabilities_match_ms_toollib(path: Path) -> None:
     checked = 0

@@ -25,7 +25,7 @@ from mineproof.formats import (
 )
 from mineproof.position import Position
 
-SHARED_POSITIONS = Path(__file__).parents[3] / "shared" / "positions"
+SHARED_POSITIONS = Path(__file__).resolve().parents[1] / "data" / "positions"
 
 
 class _FakeStdin:
@@ -181,11 +181,8 @@ def test_load_layout_empty(data: bytes) -> None:
 
 
 def _shared_files() -> list[Path]:
-    if not SHARED_POSITIONS.is_dir():
-        pytest.skip(f"{SHARED_POSITIONS} is absent")
     files = sorted(SHARED_POSITIONS.glob("*.jsonl"))
-    if not files:
-        pytest.skip(f"no *.jsonl files in {SHARED_POSITIONS}")
+    assert files, f"no *.jsonl files in {SHARED_POSITIONS}"
     return files
 
 
