@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mineproof.board import MAX_SIDE, Board, FirstClick, Layout, iter_bits
-from mineproof.errors import FormatError, IllegalMoveError
+from mineproof.errors import ArgumentError, IllegalMoveError
 from mineproof.game import Game
 from mineproof.position import COVERED, FLAG, Position
 
@@ -433,17 +433,17 @@ def test_new_is_reproducible_for_a_seed(seed: int, rule: FirstClick) -> None:
     ],
 )
 def test_new_errors_when_mines_do_not_fit(mines: int, rule: FirstClick, message: str) -> None:
-    with pytest.raises(FormatError, match=message):
+    with pytest.raises(ArgumentError, match=message):
         Game.new(Board(9, 9), mines, random.Random(0), rule=rule)
 
 
 def test_new_rejects_an_unknown_rule() -> None:
-    with pytest.raises(FormatError, match="unknown first-click rule 'corner'"):
+    with pytest.raises(ArgumentError, match="unknown first-click rule 'corner'"):
         Game.new(Board(9, 9), 10, random.Random(0), rule="corner")  # type: ignore[arg-type]
 
 
 def test_new_largest_counts() -> None:
-    with pytest.raises(FormatError, match="at most 0"):
+    with pytest.raises(ArgumentError, match="at most 0"):
         Game.new(Board(2, 1), 1, random.Random(0), rule="opening")
     assert Game.new(Board(MAX_SIDE, MAX_SIDE), 0, random.Random(0), rule="opening").mines == 0
     assert Game.new(Board(9, 9), 72, random.Random(0), rule="opening").reveal(0, 0)

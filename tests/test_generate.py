@@ -22,7 +22,7 @@ from scipy.optimize import (  # type: ignore[import-untyped]
 from mineproof.batch import BatchRequest, run_batch
 from mineproof.board import Board, Layout
 from mineproof.cli import main
-from mineproof.errors import FormatError
+from mineproof.errors import ArgumentError
 from mineproof.formats import parse_mbf
 from mineproof.generate import GenerationError, StartRule, generate, hint_cell
 from mineproof.logic import LEVEL_NAMES, grade, solve
@@ -182,7 +182,7 @@ def test_bad_arguments(
     needle: str,
 ) -> None:
     low, high = levels
-    with pytest.raises(FormatError, match=needle):
+    with pytest.raises(ArgumentError, match=needle):
         generate(
             Board(9, 9), mines, random.Random(0), rule=rule, start=start,
             min_level=low, max_level=high,

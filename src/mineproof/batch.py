@@ -41,7 +41,7 @@ class BatchRequest:
     reveal: int = 0
 
     def check(self) -> None:
-        """Raise ``FormatError`` now for arguments no board can meet."""
+        """Raise ``ArgumentError`` now for arguments no board can meet."""
         check_arguments(
             self.board, self.mines, self.rule, self.start, self.max_level, self.min_level
         )

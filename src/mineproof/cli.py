@@ -22,7 +22,7 @@ from mineproof import __version__
 from mineproof.analysis import Analysis, analyze
 from mineproof.batch import BatchItem, BatchRequest, run_batch
 from mineproof.board import LEVELS, Board, cell_name
-from mineproof.errors import FormatError, MineproofError
+from mineproof.errors import ArgumentError, FormatError, MineproofError, exit_status
 from mineproof.explain import (
     LANGUAGES,
     explain,
@@ -106,11 +106,11 @@ def _executor(address: str | None) -> Iterator[Executor | None]:
     try:
         from distributed import Client
     except ImportError:
-        raise FormatError("--scheduler needs Dask: pip install 'mineproof[cluster]'") from None
+        raise ArgumentError("--scheduler needs Dask: pip install 'mineproof[cluster]'") from None
     try:
         client = Client(address, timeout=10)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as exc:
-        raise FormatError(f"cannot reach the Dask scheduler at {address}: {exc}") from exc
+        raise ArgumentError(f"cannot reach the Dask scheduler at {address}: {exc}") from exc
     try:
         yield client.get_executor()  # type: ignore[no-untyped-call]
     finally:
@@ -310,14 +310,14 @@ def _size(args: argparse.Namespace) -> tuple[int, int, int]:
     if args.level:
         return LEVELS[args.level]
     if args.height is None or args.mines is None:
-        raise FormatError("--width needs --height and --mines")
+        raise ArgumentError("--width needs --height and --mines")
     return args.width, args.height, args.mines
 
 
 def _bench(args: argparse.Namespace) -> str:
     width, height, mines = _size(args)
     if args.games < 1:
-        raise FormatError("--games must be at least 1")
+        raise ArgumentError("--games must be at least 1")
     board = Board(width, height)
     check_arguments(board, mines, "opening" if args.rules == "modern" else "safe", None, 5, 1)
     request = BenchRequest(board, mines, args.rules, args.strategy, args.seed, bool(args.record))
@@ -327,7 +327,7 @@ def _bench(args: argparse.Namespace) -> str:
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise FormatError(f"cannot create {folder}: {exc.strerror or exc}") from exc
+            raise ArgumentError(f"cannot create {folder}: {exc.strerror or exc}") from exc
 
         def keep(record: dict[str, Any]) -> None:
             name = folder / f"game-{record['index'] + 1:05d}.json"
@@ -356,13 +356,13 @@ def _bench(args: argparse.Namespace) -> str:
 def _replay(args: argparse.Namespace) -> str:
     kind = Path(args.out).suffix.lower()
     if kind not in (".svg", ".gif"):
-        raise FormatError(
+        raise ArgumentError(
             f"{args.out}: only SVG or GIF animations can be written (name it .svg or .gif)"
         )
     if not args.speed > 0:
-        raise FormatError("--speed must be a positive number of seconds")
+        raise ArgumentError("--speed must be a positive number of seconds")
     if not 1 <= args.scale <= 8:
-        raise FormatError(f"--scale {args.scale} is outside 1..8")
+        raise ArgumentError(f"--scale {args.scale} is outside 1..8")
     data = read_bytes(args.file)
     try:
         text = data.decode("utf-8")
@@ -397,9 +397,9 @@ def _bar(done: int, total: int, note: str = "") -> None:
 def _generate(args: argparse.Namespace) -> str:
     width, height, mines = _size(args)
     if args.format == "mbf" and not args.out:
-        raise FormatError("--format mbf writes files: give the folder with --out DIR")
+        raise ArgumentError("--format mbf writes files: give the folder with --out DIR")
     if args.count < 1:
-        raise FormatError("--count must be at least 1")
+        raise ArgumentError("--count must be at least 1")
     board = Board(width, height)
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
     request = BatchRequest(
@@ -442,7 +442,7 @@ def _write_mbf(folder: Path, boards: list[BatchItem], seed: int) -> str:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise FormatError(f"cannot create {folder}: {exc.strerror or exc}") from exc
+        raise ArgumentError(f"cannot create {folder}: {exc.strerror or exc}") from exc
     manifest = []
     for item in boards:
         name = f"board-{item.index + 1:05d}.mbf"
@@ -453,14 +453,14 @@ def _write_mbf(folder: Path, boards: list[BatchItem], seed: int) -> str:
 
 
 def _write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` whole (through a temporary file), or raise ``FormatError``."""
+    """Write ``data`` to ``path`` whole (through a temporary file), or raise ``ArgumentError``."""
     tmp = path.with_name(path.name + ".tmp")
     try:
         tmp.write_bytes(data)
         tmp.replace(path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise FormatError(f"cannot write {path}: {exc.strerror or exc}") from exc
+        raise ArgumentError(f"cannot write {path}: {exc.strerror or exc}") from exc
 
 
 def _names(cells: list[tuple[int, int]]) -> str:
@@ -591,7 +591,7 @@ def _main(argv: Sequence[str] | None) -> int:
     except MineproofError as exc:
         where = "" if source is None else "standard input: " if source == "-" else f"{source}: "
         print(f"mineproof: error: {where}{exc}", file=sys.stderr)
-        return 1
+        return exit_status(exc)
     print(out)
     return 0
 

@@ -1,18 +1,37 @@
 """The exceptions of mineproof: each carries what went wrong as data, not only as a message.
 
-Malformed input (a file that cannot be read as a position or layout) raises :class:`FormatError`;
-a well-formed position that no mine arrangement satisfies raises
-:class:`InconsistentPositionError`; a move that the rules forbid raises :class:`IllegalMoveError`.
-All are :class:`ValueError` subclasses, so ``except ValueError`` catches every bad input.
+One taxonomy for the library, the command line and the web API:
+
+- :class:`FormatError`: malformed input (a file or text that is not a position, a layout, a
+  recorded game), with the line and column;
+- :class:`ArgumentError`: an argument or field outside what the command or request allows;
+- :class:`IllegalMoveError`: a move the rules forbid (outside the board, on an opened cell), and
+  :class:`GameOverError` for any move after the end;
+- :class:`NotFoundError`: no such game (also a ``LookupError``);
+- :class:`TooComplexError`: a work budget was spent before an answer (its ``size`` says how big
+  the problem was);
+- :class:`InconsistentPositionError`: a well-formed position that no arrangement of mines
+  satisfies, naming the conflicting numbers.
+
+All are :class:`MineproofError`, a ``ValueError``, so ``except ValueError`` catches every bad
+input. :data:`STATUS` maps each to the exit status of the command line and the HTTP status of
+the web API, in one place.
 """
 
 from __future__ import annotations
 
 __all__ = [
+    "STATUS",
+    "ArgumentError",
     "FormatError",
+    "GameOverError",
     "IllegalMoveError",
     "InconsistentPositionError",
     "MineproofError",
+    "NotFoundError",
+    "TooComplexError",
+    "exit_status",
+    "http_status",
 ]
 
 
@@ -45,6 +64,17 @@ class FormatError(MineproofError):
         super().__init__(f"{where}{message}{quoted}")
 
 
+class ArgumentError(MineproofError):
+    """An argument (a command-line option, a request field) outside what is allowed.
+
+    ``name`` is the argument's name when one is concerned (``--jobs``, ``mines``).
+    """
+
+    def __init__(self, message: str, *, name: str | None = None) -> None:
+        self.name = name
+        super().__init__(message)
+
+
 class InconsistentPositionError(MineproofError):
     """A well-formed position that no arrangement of mines satisfies.
 
@@ -62,7 +92,7 @@ class InconsistentPositionError(MineproofError):
 
 
 class IllegalMoveError(MineproofError):
-    """A move the rules do not allow (outside the board, on an opened cell, after the end).
+    """A move the rules do not allow (outside the board, on an opened cell).
 
     ``cell`` is the ``(x, y)`` cell of the move when one is concerned.
     """
@@ -70,3 +100,51 @@ class IllegalMoveError(MineproofError):
     def __init__(self, message: str, *, cell: tuple[int, int] | None = None) -> None:
         self.cell = cell
         super().__init__(message)
+
+
+class GameOverError(IllegalMoveError):
+    """A move (or a hint, or probabilities) asked for after the game ended."""
+
+
+class NotFoundError(MineproofError, LookupError):
+    """Nothing has this name or id (a game that was never stored, say)."""
+
+
+class TooComplexError(MineproofError):
+    """A work budget ran out before an answer.
+
+    ``size`` says how big the problem was, in the problem's own terms (for example "a group of
+    312 numbers over 590 covered cells"); it is also in the message.
+    """
+
+    def __init__(self, message: str, *, size: str = "") -> None:
+        self.size = size
+        super().__init__(message)
+
+
+STATUS: tuple[tuple[type[MineproofError], int, int], ...] = (
+    (InconsistentPositionError, 1, 422),
+    (TooComplexError, 1, 422),
+    (NotFoundError, 1, 404),
+    (GameOverError, 1, 409),
+    (IllegalMoveError, 1, 400),
+    (ArgumentError, 1, 400),
+    (FormatError, 1, 400),
+    (MineproofError, 1, 400),
+)
+"""Each error's exit status on the command line and HTTP status in the web API, the most
+specific first. (The command line's own usage errors, from its argument parser, exit with 2.)"""
+
+
+def _entry(exc: MineproofError) -> tuple[type[MineproofError], int, int]:
+    return next(entry for entry in STATUS if isinstance(exc, entry[0]))
+
+
+def exit_status(exc: MineproofError) -> int:
+    """Return the command line's exit status for ``exc``."""
+    return _entry(exc)[1]
+
+
+def http_status(exc: MineproofError) -> int:
+    """Return the web API's HTTP status for ``exc``."""
+    return _entry(exc)[2]

@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from typing import Literal
 
 from mineproof.board import Board, FirstClick, Layout, cell_name
-from mineproof.errors import FormatError, IllegalMoveError
+from mineproof.errors import ArgumentError, GameOverError, IllegalMoveError
 from mineproof.position import COVERED, FLAG, Position
 
 __all__ = ["Game", "GameState"]
@@ -124,7 +124,7 @@ class Game:
         first revealed cell is mine-free (``safe``), has no mine around it either (``opening``)
         or may be a mine (``none``). The same ``rng`` state and first click give the same layout.
 
-        Raises ``FormatError`` for an unknown rule, or when ``mines`` does not fit outside the
+        Raises ``ArgumentError`` for an unknown rule, or when ``mines`` does not fit outside the
         start area of every possible first click (so that any first click can be played).
 
         >>> game = Game.new(Board(9, 9), 10, random.Random(1), rule="opening")
@@ -132,7 +132,9 @@ class Game:
         81
         """
         if rule not in _RULES:
-            raise FormatError(f"unknown first-click rule {rule!r} (expected safe, opening or none)")
+            raise ArgumentError(
+                f"unknown first-click rule {rule!r} (expected safe, opening or none)"
+            )
         # The largest start area: one cell, or the biggest 3x3 block that fits on the board.
         largest_area = {
             "none": 0,
@@ -142,7 +144,7 @@ class Game:
         room = board.size - largest_area
         if not 0 <= mines <= room:
             where = f" outside the {rule} start area" if rule != "none" else ""
-            raise FormatError(
+            raise ArgumentError(
                 f"{mines} mines do not fit{where} on a {board.width}x{board.height} board "
                 f"(at most {room})"
             )
@@ -241,7 +243,7 @@ class Game:
     def _cell(self, x: int, y: int) -> int:
         """Return the index of ``(x, y)``; raises ``IllegalMoveError`` after the end or outside."""
         if self._state != "playing":
-            raise IllegalMoveError(f"the game is over ({self._state})")
+            raise GameOverError(f"the game is over ({self._state})")
         b = self._board
         if not (0 <= x < b.width and 0 <= y < b.height):
             raise IllegalMoveError(

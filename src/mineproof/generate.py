@@ -32,7 +32,7 @@ from typing import Literal
 
 from mineproof.analysis.constraints import components_of
 from mineproof.board import Board, Layout, iter_bits
-from mineproof.errors import FormatError, MineproofError
+from mineproof.errors import ArgumentError, TooComplexError
 from mineproof.logic import LEVEL_NAMES, Engine, forced_up_to
 
 __all__ = ["Generated", "GenerationError", "StartRule", "check_arguments", "generate", "hint_cell"]
@@ -54,7 +54,7 @@ dropped: what is left to solve is walled in by the protected cells (or needs mor
 window allows). Boards made without a window rarely need more than a dozen."""
 
 
-class GenerationError(MineproofError):
+class GenerationError(TooComplexError):
     """No guess-free board was found within the work bound (the density may be impossible, or
     the window of levels not met)."""
 
@@ -150,7 +150,7 @@ def generate(
     grade is within them. ``budget`` bounds the work: that many fresh layouts, each perturbed up
     to a number of times that grows with the board (:data:`SEEKING_LAYOUTS` times as many when a
     hard point is sought, most dropped after one partial solve); ``seconds``, when given, bounds
-    the time (a board found is the same with or without it). Raises ``FormatError`` for bad
+    the time (a board found is the same with or without it). Raises ``ArgumentError`` for bad
     arguments and :class:`GenerationError` when no board was found within the budget or the
     time: its message names the window of levels when one was asked for.
     """
@@ -407,15 +407,20 @@ def check_arguments(
     max_level: int,
     min_level: int,
 ) -> None:
-    """Raise ``FormatError`` for arguments no board can meet: a rule, levels, too many mines."""
+    """Raise ``ArgumentError`` for arguments no board can meet: a rule, levels, too many mines."""
     if rule not in ("opening", "safe"):
-        raise FormatError(f"unknown start rule {rule!r} (expected opening or safe)")
+        raise ArgumentError(f"unknown start rule {rule!r} (expected opening or safe)")
     if not 1 <= min_level <= max_level <= 5:
         if not 1 <= min_level <= 5 or not 1 <= max_level <= 5:
-            raise FormatError("levels go from 1 to 5")
-        raise FormatError(f"--min-level {min_level} is above --max-level {max_level}")
+            raise ArgumentError("levels go from 1 to 5")
+        raise ArgumentError(f"--min-level {min_level} is above --max-level {max_level}")
     if mines < 0:
-        raise FormatError(f"the mine count {mines} is negative")
+        raise ArgumentError(f"the mine count {mines} is negative")
+    if start is not None and not (0 <= start[0] < board.width and 0 <= start[1] < board.height):
+        raise ArgumentError(
+            f"the start cell ({start[0]}, {start[1]}) is outside the "
+            f"{board.width}x{board.height} board"
+        )
     if start is not None:
         area = board.start_area(board.index(*start), rule)
         room = board.size - area.bit_count()
@@ -426,7 +431,7 @@ def check_arguments(
         room = board.size - area.bit_count()
         where = f" outside the {rule} start area" if rule == "opening" else ""
     if mines > room:
-        raise FormatError(
+        raise ArgumentError(
             f"{mines} mines do not fit{where} on a {board.width}x{board.height} board "
             f"(at most {room})"
         )

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mineproof.board import Board, Layout
-from mineproof.errors import FormatError, IllegalMoveError
+from mineproof.errors import ArgumentError, IllegalMoveError
 from mineproof.generate import GenerationError
 from mineproof.logic import solve
 from mineproof.position import COVERED, FLAG
@@ -52,9 +52,9 @@ def test_check_size_custom_mines_fit_outside_the_opening(size: tuple[int, int], 
     if room:
         assert check_size("custom", width, height, room) == (width, height, room)
         assert check_size("custom", width, height, 1) == (width, height, 1)
-    with pytest.raises(FormatError, match=rf"{room + 1} mines do not fit"):
+    with pytest.raises(ArgumentError, match=rf"{room + 1} mines do not fit"):
         check_size("custom", width, height, room + 1)
-    with pytest.raises(FormatError, match="0 mines do not fit"):
+    with pytest.raises(ArgumentError, match="0 mines do not fit"):
         check_size("custom", width, height, 0)
 
 
@@ -69,7 +69,7 @@ def test_check_size_custom_mines_fit_outside_the_opening(size: tuple[int, int], 
     ],
 )
 def test_check_size_errors(level: str, width: int, height: int, message: str) -> None:
-    with pytest.raises(FormatError, match=message):
+    with pytest.raises(ArgumentError, match=message):
         check_size(level, width, height, 5)
 
 
@@ -136,11 +136,11 @@ def test_move_errors(games: Games) -> None:
         games.hint("nope")
     with pytest.raises(GameNotFound):
         games.probabilities("nope")
-    with pytest.raises(FormatError, match="unknown move 'reveal'"):
+    with pytest.raises(ArgumentError, match="unknown move 'reveal'"):
         games.move(game_id, "reveal", 0, 0)
-    with pytest.raises(FormatError, match="unknown language 'xx'"):
+    with pytest.raises(ArgumentError, match="unknown language 'xx'"):
         games.move(game_id, "open", 0, 0, lang="xx")
-    with pytest.raises(FormatError, match="unknown language"):
+    with pytest.raises(ArgumentError, match="unknown language"):
         games.hint(game_id, "EN")
     with pytest.raises(IllegalMoveError) as outside:
         games.move(game_id, "open", 9, 0)

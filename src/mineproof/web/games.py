@@ -19,7 +19,12 @@ from typing import Any
 
 from mineproof.analysis import analyze
 from mineproof.board import LEVELS, Board, Layout, iter_bits
-from mineproof.errors import FormatError, IllegalMoveError, MineproofError
+from mineproof.errors import (
+    ArgumentError,
+    GameOverError,
+    IllegalMoveError,
+    NotFoundError,
+)
 from mineproof.explain import LANGUAGES, hint, level_label
 from mineproof.game import Game
 from mineproof.generate import GenerationError, generate
@@ -43,7 +48,7 @@ MAX_SIDE = 100
 _GENERATE_S = 10.0  # a guess-free board not found in this time is refused (422), not waited for
 
 
-class GameNotFound(MineproofError):
+class GameNotFound(NotFoundError):
     """No game has this id (or it was never stored)."""
 
 
@@ -90,19 +95,19 @@ def _apply(game: Game, kind: str, x: int, y: int) -> None:
 def check_size(level: str, width: int, height: int, mines: int) -> tuple[int, int, int]:
     """Return the board of ``level`` (its standard size, or the custom size given).
 
-    Raises ``FormatError`` for an unknown level, a side outside 2..``MAX_SIDE`` or a mine count
+    Raises ``ArgumentError`` for an unknown level, a side outside 2..``MAX_SIDE`` or a mine count
     that does not fit outside the opening of the first click.
     """
     if level in LEVELS:
         return LEVELS[level]
     if level != "custom":
-        raise FormatError(f"unknown level {level!r} (expected {', '.join(LEVELS)} or custom)")
+        raise ArgumentError(f"unknown level {level!r} (expected {', '.join(LEVELS)} or custom)")
     for name, side in (("width", width), ("height", height)):
         if not 2 <= side <= MAX_SIDE:
-            raise FormatError(f"the {name} {side} is outside 2..{MAX_SIDE}")
+            raise ArgumentError(f"the {name} {side} is outside 2..{MAX_SIDE}", name=name)
     room = width * height - min(width, 3) * min(height, 3)
     if not 1 <= mines <= room:
-        raise FormatError(
+        raise ArgumentError(
             f"{mines} mines do not fit on a {width}x{height} board with an opening first click "
             f"(1 to {room})"
         )
@@ -137,7 +142,7 @@ class Games:
     ) -> dict[str, Any]:
         """Start a game and return its view; its id is unguessable (128 random bits).
 
-        Raises ``FormatError`` for a bad level or size (see :func:`check_size`).
+        Raises ``ArgumentError`` for a bad level or size (see :func:`check_size`).
         """
         width, height, mines = check_size(level, width, height, mines)
         row = GameRow(
@@ -215,13 +220,13 @@ class Games:
     def move(self, game_id: str, kind: str, x: int, y: int, lang: str = "en") -> MoveResult:
         """Play ``kind`` (``open``, ``flag`` — which toggles —, or ``chord``) at ``(x, y)``.
 
-        Returns the :class:`MoveResult`. Raises :class:`GameNotFound`, ``FormatError`` for an
+        Returns the :class:`MoveResult`. Raises :class:`GameNotFound`, ``ArgumentError`` for an
         unknown move or language, ``IllegalMoveError`` outside the board, after the end or for
         a flag on an opened cell, and :class:`~mineproof.generate.GenerationError` when no
         guess-free board could be made from the first click.
         """
         if kind not in ("open", "flag", "chord"):
-            raise FormatError(f"unknown move {kind!r} (expected open, flag or chord)")
+            raise ArgumentError(f"unknown move {kind!r} (expected open, flag or chord)")
         check_lang(lang)
         live = self._get(game_id)
         with live.lock:
@@ -231,7 +236,7 @@ class Games:
                     f"cell ({x}, {y}) is outside the {row.width}x{row.height} board", cell=(x, y)
                 )
             if row.state in ("won", "lost"):
-                raise IllegalMoveError(f"the game is over ({row.state})")
+                raise GameOverError(f"the game is over ({row.state})")
             if live.game is None:
                 if kind != "open":
                     return MoveResult(self._view(live), False, None)
@@ -304,7 +309,7 @@ class Games:
         """Return the next hint for game ``game_id`` in ``lang`` (see
         :class:`~mineproof.explain.Hint`); flags count only when the numbers prove them.
 
-        Raises :class:`GameNotFound`, ``FormatError`` for an unknown language and
+        Raises :class:`GameNotFound`, ``ArgumentError`` for an unknown language and
         ``IllegalMoveError`` when the game is over.
         """
         check_lang(lang)
@@ -326,7 +331,7 @@ class Games:
         with live.lock:
             row = live.row
             if row.state in ("won", "lost"):
-                raise IllegalMoveError(f"the game is over ({row.state})")
+                raise GameOverError(f"the game is over ({row.state})")
             if live.game is None:
                 return _blank(row)
             return live.game.position()
@@ -357,6 +362,6 @@ def _blank(row: GameRow) -> Position:
 
 
 def check_lang(lang: str) -> None:
-    """Raise ``FormatError`` unless ``lang`` is one of the nine languages."""
+    """Raise ``ArgumentError`` unless ``lang`` is one of the nine languages."""
     if lang not in LANGUAGES:
-        raise FormatError(f"unknown language {lang!r} (expected one of {', '.join(LANGUAGES)})")
+        raise ArgumentError(f"unknown language {lang!r} (expected one of {', '.join(LANGUAGES)})")

@@ -37,11 +37,10 @@ from urllib.parse import parse_qs, urlsplit
 
 from mineproof import __version__
 from mineproof.analysis import analyze
-from mineproof.errors import FormatError, IllegalMoveError, InconsistentPositionError
+from mineproof.errors import InconsistentPositionError, MineproofError, http_status
 from mineproof.explain import LANGUAGES
 from mineproof.formats import load_position
-from mineproof.generate import GenerationError
-from mineproof.web.games import LEVELS, MAX_SIDE, GameNotFound, Games, check_lang, hint_json
+from mineproof.web.games import LEVELS, MAX_SIDE, Games, check_lang, hint_json
 
 __all__ = ["App", "Response", "allowed_hosts", "make_server", "serve_in_thread"]
 
@@ -129,18 +128,11 @@ class App:
             return self._route(method, target, headers, body)
         except _BadRequest as exc:
             return _json(exc.status, {"error": str(exc)}, exc.headers)
-        except GameNotFound as exc:
-            return _json(404, {"error": str(exc)})
-        except IllegalMoveError as exc:
-            status = 400 if exc.cell is not None else 409
-            return _json(status, {"error": str(exc)})
-        except InconsistentPositionError as exc:
-            clues = [list(c) for c in exc.clues]
-            return _json(422, {"error": str(exc), "clues": clues})
-        except GenerationError as exc:
-            return _json(422, {"error": str(exc)})
-        except FormatError as exc:
-            return _json(400, {"error": str(exc)})
+        except MineproofError as exc:  # the status comes from the one table of errors
+            data: dict[str, Any] = {"error": str(exc)}
+            if isinstance(exc, InconsistentPositionError):
+                data["clues"] = [list(c) for c in exc.clues]
+            return _json(http_status(exc), data)
         except Exception as exc:  # a bug: answer, log, keep serving
             traceback.print_exc(file=sys.stderr)
             return _json(500, {"error": f"internal error: {type(exc).__name__}"})
