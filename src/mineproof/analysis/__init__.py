@@ -1,6 +1,7 @@
 """Exact analysis of positions: probabilities, forced cells, arrangement counts, conflicts."""
 
 from mineproof.analysis.core import (
+    ANALYSIS_WORK,
     Analysis,
     FlagStatus,
     analyze,
@@ -9,4 +10,12 @@ from mineproof.analysis.core import (
     forced_by,
 )
 
-__all__ = ["Analysis", "FlagStatus", "analyze", "clear_cache", "decimal", "forced_by"]
+__all__ = [
+    "ANALYSIS_WORK",
+    "Analysis",
+    "FlagStatus",
+    "analyze",
+    "clear_cache",
+    "decimal",
+    "forced_by",
+]

@@ -9,6 +9,7 @@ rest satisfiable.
 from __future__ import annotations
 
 from mineproof.analysis.constraints import Clue, Contradiction, components_of, constraints_of
+from mineproof.analysis.counting import CountTooLarge
 from mineproof.errors import InconsistentPositionError
 from mineproof.position import Position
 
@@ -30,15 +31,19 @@ def satisfiable(clues: list[Clue], unknown: int, mines: int | None) -> bool:
 
 
 def _minimal(clues: list[Clue], unknown: int, mines: int | None) -> list[Clue]:
-    """Return a minimal subset of ``clues`` that is still unsatisfiable."""
+    """Return a minimal subset of ``clues`` that is still unsatisfiable; when the counting
+    budget runs out first, the smallest one found so far."""
     kept = list(clues)
     i = 0
     while i < len(kept):
         trial = kept[:i] + kept[i + 1 :]
-        if not satisfiable(trial, unknown, mines):
-            kept = trial
-        else:
-            i += 1
+        try:
+            if not satisfiable(trial, unknown, mines):
+                kept = trial
+                continue
+        except CountTooLarge:
+            break
+        i += 1
     return kept
 
 

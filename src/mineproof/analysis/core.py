@@ -8,9 +8,10 @@ a choice of ``k`` mines on the frontier leaves ``C(U, M - k)`` ways to place the
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from math import comb
 from typing import Any, Literal
 
@@ -22,11 +23,12 @@ from mineproof.analysis.constraints import (
     constraints_of,
     propagate,
 )
-from mineproof.analysis.counting import ComponentCount
+from mineproof.analysis.counting import ComponentCount, counting_budget
 from mineproof.board import iter_bits
 from mineproof.position import Position
 
 __all__ = [
+    "ANALYSIS_WORK",
     "Analysis",
     "Counts",
     "FlagStatus",
@@ -187,57 +189,120 @@ def _binomials_down(n: int, k: int, count: int) -> list[int]:
     return out
 
 
-def analyze(position: Position, trust_flags: bool = False) -> Analysis:
+ANALYSIS_WORK = 16_000_000
+"""The counting work one analysis may do, shared by its counts (see
+:data:`~mineproof.analysis.counting.COUNT_WORK`: a few seconds of CPU at most here): past it,
+:class:`~mineproof.errors.TooComplexError`."""
+
+
+def analyze(
+    position: Position, trust_flags: bool = False, *, work: int = ANALYSIS_WORK
+) -> Analysis:
     """Return the exact analysis of ``position``.
 
     By default flags are covered cells like any other; with ``trust_flags`` they are mines.
-    Raises :class:`~mineproof.errors.InconsistentPositionError` when no arrangement fits the
-    numbers and the mine total, naming a minimal set of conflicting clues.
+    ``work`` bounds the counting (see :data:`ANALYSIS_WORK`). Raises
+    :class:`~mineproof.errors.InconsistentPositionError` when no arrangement fits the numbers
+    and the mine total, naming a minimal set of conflicting clues (a small one, not minimal,
+    when narrowing it down would pass the budget), and
+    :class:`~mineproof.errors.TooComplexError` (naming the size of the problem) when counting
+    would need more than ``work``.
     """
-    try:
-        return _analyze(position, trust_flags)
-    except Contradiction:
-        from mineproof.analysis.conflict import conflict_error
+    with counting_budget(work):
+        try:
+            return _analyze(position, trust_flags)
+        except Contradiction:
+            from mineproof.analysis.conflict import conflict_error
 
-        raise conflict_error(position, trust_flags) from None
+            raise conflict_error(position, trust_flags) from None
 
 
-@lru_cache(maxsize=4096)
+_CACHE_SIZE = 3_000_000
+"""The most polynomial coefficients the remembered counts may hold together (some tens of MB):
+the least recently used go first."""
+
+_cache: OrderedDict[tuple[object, ...], ComponentCount] = OrderedDict()
+_cache_held = 0
+_cache_lock = threading.Lock()
+
+
 def _count(
     sizes: tuple[int, ...],
     clue_boxes: tuple[tuple[int, ...], ...],
     counts: tuple[int, ...],
     cap: int,
+    orders: tuple[list[int], ...],
 ) -> ComponentCount:
     """Return the count of a component, remembered by its structure alone.
 
     The count depends only on the box sizes, which boxes each clue sees and the clues' mines,
     not on where the cells are: consecutive positions of one game (or of the generator's search)
-    keep most components unchanged, and equal structures recur across positions.
+    keep most components unchanged, and equal structures recur across positions. ``orders`` are
+    orders of the boxes worth trying (they change the work, never the count). Raises
+    :class:`~mineproof.analysis.counting.CountTooLarge` past the counting budget.
     """
-    return ComponentCount(list(sizes), [list(b) for b in clue_boxes], list(counts), cap)
+    global _cache_held
+    key = (sizes, clue_boxes, counts, cap)
+    with _cache_lock:
+        found = _cache.get(key)
+        if found is not None:
+            _cache.move_to_end(key)
+            return found
+    cc = ComponentCount(list(sizes), [list(b) for b in clue_boxes], list(counts), cap, orders)
+    with _cache_lock:
+        if key not in _cache and cc.stored <= _CACHE_SIZE // 4:
+            _cache[key] = cc
+            _cache_held += cc.stored
+            while _cache_held > _CACHE_SIZE:
+                _, old = _cache.popitem(last=False)
+                _cache_held -= old.stored
+    return cc
 
 
 def clear_cache() -> None:
     """Forget the remembered component counts (for cold-start measurements)."""
-    _count.cache_clear()
+    global _cache_held
+    with _cache_lock:
+        _cache.clear()
+        _cache_held = 0
+
+
+def _sweeps(clues: list[Clue], boxes: list[int]) -> tuple[list[int], ...]:
+    """Return orders of ``boxes`` that sweep the board by rows and by columns.
+
+    The board's width is read off the clues (a number's lower-right neighbour is ``width + 1``
+    cells after it); a wrong reading only offers a poor order, which the count then passes over.
+    """
+    low = [(box & -box).bit_length() - 1 for box in boxes]
+    rows = sorted(range(len(boxes)), key=low.__getitem__)
+    width = (
+        max((mask.bit_length() - 1 - cell for cell, mask, _ in clues if mask >> cell), default=0)
+        - 1
+    )
+    if width < 2:
+        return (rows,)
+    cols = sorted(range(len(boxes)), key=lambda b: (low[b] % width, low[b] // width))
+    return rows, cols
 
 
 def component_counts(clues: list[Clue], cap: int) -> list[tuple[list[int], ComponentCount]]:
     """Return (boxes, counts) for every component of ``clues``, mines counted up to ``cap``.
 
-    Raises :class:`Contradiction` naming a component's clues when they cannot all hold.
+    Raises :class:`Contradiction` naming a component's clues when they cannot all hold, and
+    :class:`~mineproof.analysis.counting.CountTooLarge` past the counting budget.
     """
     out = []
     for comp in components_of(clues):
         boxes = boxes_of(comp)
         index = {box: b for b, box in enumerate(boxes)}
         sizes = tuple(box.bit_count() for box in boxes)
+        orders = _sweeps(comp.clues, boxes) if len(boxes) > 24 else ()
         cc = _count(
             sizes,
             tuple(tuple(index[box] for box in boxes if box & clue.mask) for clue in comp.clues),
             tuple(clue.mines for clue in comp.clues),
             min(cap, sum(sizes)),
+            orders,
         )
         if not any(cc.weights):
             raise Contradiction(tuple(clue.cell for clue in comp.clues))

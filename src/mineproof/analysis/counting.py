@@ -11,15 +11,89 @@ of mines it holds over all arrangements of the whole position.
 
 from __future__ import annotations
 
-from math import comb
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from math import comb, log2
 
-__all__ = ["ComponentCount"]
+from mineproof.errors import TooComplexError
+
+__all__ = ["COUNT_MEMORY", "COUNT_WORK", "ComponentCount", "CountTooLarge", "counting_budget"]
+
+COUNT_WORK = 16_000_000
+"""The work of one count when no budget is shared: coefficient operations of the forward pass,
+and each state's look at its open clues, about 8 per microsecond here. The hardest real
+positions need a few thousand; a 30x20 lattice of numbers (a two-dimensional frontier, the
+hardest kind) about 12 million."""
+
+COUNT_MEMORY = 16_000_000
+"""The most one count may keep for its backward pass, in polynomial coefficients (some 20 bytes
+each while the numbers are small), a state counting as ten: a few hundred MB at most."""
+
+
+class CountTooLarge(TooComplexError):
+    """Raised when a count needs more work than its budget: ``clues`` numbers linked by shared
+    cells over ``cells`` covered cells, past ``limit`` units of work."""
+
+    def __init__(self, clues: int, cells: int, limit: int) -> None:
+        self.clues = clues
+        self.cells = cells
+        self.limit = limit
+        size = f"a group of {clues} numbers over {cells} covered cells"
+        super().__init__(
+            f"too complex to count exactly: {size} needs more than {limit:,} steps of counting",
+            size=size,
+        )
+
+
+class _Budget:
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.left = limit
+
+
+_SHARED: ContextVar[_Budget | None] = ContextVar("mineproof_count_budget", default=None)
+
+
+@contextmanager
+def counting_budget(limit: int) -> Iterator[None]:
+    """Share ``limit`` units of counting work among every count made inside the block (counts
+    already remembered cost nothing). A count past it raises :class:`CountTooLarge`."""
+    token = _SHARED.set(_Budget(limit))
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
+
 
 # Binomials for box sizes: a box lies inside one clue's neighbourhood, so it has at most 8 cells.
 _C = [[comb(n, k) for k in range(n + 1)] for n in range(9)]
 
 # A polynomial in the number of mines: (lowest mine count, coefficients from there on).
 _Poly = tuple[int, list[int]]
+
+
+def _width(order: list[int], box_clues: list[list[int]], counts: list[int]) -> tuple[float, float]:
+    """Return how wide the states of an order of the boxes get: the largest and the summed
+    logarithm of the number of partial counts the open clues can hold (each open clue with
+    ``k`` mines can have seen 0 to ``k``)."""
+    seen = [0] * len(counts)
+    size = [0] * len(counts)
+    for boxes in box_clues:
+        for d in boxes:
+            size[d] += 1
+    weight = [log2(k + 1) for k in counts]
+    current = widest = total = 0.0
+    for box in order:
+        for d in box_clues[box]:
+            if not seen[d]:
+                current += weight[d]
+            seen[d] += 1
+            if seen[d] == size[d]:
+                current -= weight[d]
+        widest = max(widest, current)
+        total += current
+    return widest, total
 
 
 def _order(sizes: list[int], box_clues: list[list[int]], clue_boxes: list[list[int]]) -> list[int]:
@@ -88,14 +162,18 @@ class ComponentCount:
         clue_boxes: list[list[int]],
         counts: list[int],
         max_mines: int,
+        orders: Sequence[list[int]] = (),
     ) -> None:
         self.sizes = sizes
         box_clues: list[list[int]] = [[] for _ in sizes]
         for c, boxes in enumerate(clue_boxes):
             for b in boxes:
                 box_clues[b].append(c)
-        self.order = _order(sizes, box_clues, clue_boxes)
-        self._forward(box_clues, clue_boxes, counts, max_mines)
+        # The narrowest of the orders offered (sweeps of the board) and the greedy one.
+        candidates = [_order(sizes, box_clues, clue_boxes), *orders]
+        self.order = min(candidates, key=lambda order: _width(order, box_clues, counts))
+        budget = _SHARED.get() or _Budget(COUNT_WORK)
+        self._forward(box_clues, clue_boxes, counts, max_mines, budget)
         self._forced: tuple[tuple[bool, ...], tuple[bool, ...]] | None = None
         support = [k for k, w in enumerate(self.weights) if w]
         self.fewest = support[0] if support else 0
@@ -107,6 +185,7 @@ class ComponentCount:
         clue_boxes: list[list[int]],
         counts: list[int],
         max_mines: int,
+        budget: _Budget,
     ) -> None:
         sizes = self.sizes
         capacity = [sum(sizes[b] for b in boxes) for boxes in clue_boxes]
@@ -114,6 +193,8 @@ class ComponentCount:
         free: list[int] = []
         slots = 0
         table: dict[int, _Poly] = {0: (0, [1])}
+        self.work = 0
+        kept = 0
         self.tables: list[dict[int, _Poly]] = [table]
         # Per step: (bump, close, [(state, lowest x, highest x), ...]).
         self.steps: list[tuple[int, int, list[tuple[int, int, int]]]] = []
@@ -141,6 +222,7 @@ class ComponentCount:
             free.extend(closing)
             nxt: dict[int, _Poly] = {}
             moves: list[tuple[int, int, int]] = []
+            ops = len(table) * (4 + len(touched))  # each state's look at its open clues
             for state, (lo, coeffs) in table.items():
                 x_lo = 0
                 x_hi = size if size < max_mines - lo else max_mines - lo
@@ -153,6 +235,8 @@ class ComponentCount:
                 if x_lo > x_hi:
                     continue
                 moves.append((state, x_lo, x_hi))
+                # Each coefficient operation, dearer as the numbers grow past a few words.
+                ops += (x_hi - x_lo + 1) * len(coeffs) * (1 + (coeffs[-1].bit_length() >> 7))
                 key = state + x_lo * bump - close
                 for x in range(x_lo, x_hi + 1):
                     mult = binom[x]
@@ -164,9 +248,17 @@ class ComponentCount:
                     nxt[key] = (lo + x, add) if cur is None else _add(cur, (lo + x, add))
                     key += bump
             self.steps.append((bump, close, moves))
+            self.work += ops
+            budget.left -= ops
+            # What the backward pass keeps: a state (a dict slot, its polynomial, its move) is
+            # worth about ten coefficients.
+            kept += sum(len(c) + 10 for _, c in nxt.values())
+            if budget.left < 0 or kept > COUNT_MEMORY:
+                raise CountTooLarge(len(clue_boxes), sum(sizes), budget.limit)
             table = nxt
             self.tables.append(table)
         final = table.get(0)
+        self.stored = kept + 2
         self.weights: list[int] = []
         if final is not None:
             lo, coeffs = final

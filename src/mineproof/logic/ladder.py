@@ -33,7 +33,14 @@ from mineproof.logic.linear import MINE_TOTAL, LinearProof, Relaxation
 from mineproof.logic.premises import Work, counting_cost, fewest_premises
 from mineproof.position import COVERED, FLAG, Position
 
-__all__ = ["HINT_WORK", "Ladder", "best_deduction", "deductions", "known_view"]
+__all__ = [
+    "HINT_WORK",
+    "Ladder",
+    "best_deduction",
+    "deductions",
+    "known_view",
+    "known_view_and_safe",
+]
 
 HINT_WORK = 500_000
 """The work budget of one hint (about half a second of CPU): past it the premises are not
@@ -54,18 +61,22 @@ def known_view(position: Position, trust_flags: bool) -> Position:
     every arrangement); other flags become covered cells. Raises
     :class:`~mineproof.errors.InconsistentPositionError` for an impossible position.
     """
-    if trust_flags or not position.flag_mask:
-        analyze(position, trust_flags)
-        return position
-    analysis = analyze(position)
-    wrong = position.flag_mask & ~analysis.mine_mask
+    return known_view_and_safe(position, trust_flags)[0]
+
+
+def known_view_and_safe(position: Position, trust_flags: bool) -> tuple[Position, int]:
+    """Return :func:`known_view` and the cells that are safe in every arrangement, from one
+    exact analysis. Raises as :func:`known_view` does."""
+    analysis = analyze(position, trust_flags)
+    wrong = 0 if trust_flags else position.flag_mask & ~analysis.mine_mask
     if not wrong:
-        return position
+        return position, analysis.safe_mask & ~position.flag_mask
     cells = tuple(
         COVERED if code == FLAG and wrong >> i & 1 else code
         for i, code in enumerate(position.cells)
     )
-    return Position(position.board, cells, position.mines)
+    view = Position(position.board, cells, position.mines)
+    return view, analysis.safe_mask & ~view.flag_mask
 
 
 def deductions(
@@ -319,8 +330,9 @@ class Ladder:
         top = min(_rank(d) for d in found)
         tied = [d for d in found if _rank(d) == top]
         if lead and top[0]:
-            unlocking = [d for d in tied if self._unlocks(d.mine)]
-            tied = unlocking or tied
+            # The nearest that unlocks a safe cell, looked for in order of nearness.
+            tied.sort(key=lambda d: self._key(d, near))
+            return next((d for d in tied if self._unlocks(d.mine)), tied[0])
         return min(tied, key=lambda d: self._key(d, near))
 
     def _unlocks(self, mine: int) -> bool:
@@ -338,16 +350,26 @@ class Ladder:
         return False
 
     def best(
-        self, near: int, work: Work, lead: bool = False, safe_only: bool = False
+        self,
+        near: int,
+        work: Work,
+        lead: bool = False,
+        safe_only: bool = False,
+        max_level: int = 5,
     ) -> Deduction | None:
         """Return the best deduction at the lowest level (see :func:`best_deduction`); with
         ``lead``, one that leads to a safe cell soonest among equals; with ``safe_only``, the
-        best deduction that proves a safe cell, at the lowest level where there is one."""
-        for finder in (self._level_one, self._level_two):
+        best deduction that proves a safe cell, at the lowest level where there is one; none
+        above ``max_level``."""
+        for finder in (self._level_one, self._level_two)[:max_level]:
             found = [d for d in finder() if d.safe or not safe_only]
             if found:
                 return self._with_proof(self._first(found, near, lead))
+        if max_level <= 2:
+            return None
         level, safe, mine = self._hard_targets(safe_only)
+        if level > max_level:
+            return None
         if not level:
             return None
         targets = safe | mine
@@ -469,10 +491,40 @@ def _ball(clues: list[Clue], bit: int, proves: Callable[[list[Clue]], bool]) -> 
 def _distance_to(board: Board, cells: tuple[int, ...] | list[int], near: int) -> int:
     """Return the smallest distance (in king moves) from ``cells`` to the cells of ``near``;
     0 when ``near`` is empty."""
-    if not near:
+    if not near or not cells:
         return 0
-    w = board.width
-    spots = [(i % w, i // w) for i in iter_bits(near)]
-    return (
-        min(max(abs(i % w - x), abs(i // w - y)) for i in cells for x, y in spots) if cells else 0
-    )
+    return _Rings.of(board, near).distance(sum(1 << i for i in cells))
+
+
+class _Rings:
+    """The cells within each distance of a set: ``near`` grown one king move at a time, so the
+    distance of any cells is found with a few masks, however many cells the set has."""
+
+    _last: tuple[Board, int, _Rings] | None = None
+
+    def __init__(self, board: Board, near: int) -> None:
+        self.board = board
+        self.grown = [near]
+
+    @classmethod
+    def of(cls, board: Board, near: int) -> _Rings:
+        """Return the rings of ``near`` (the last set asked for is remembered)."""
+        last = cls._last
+        if last is not None and last[0] == board and last[1] == near:
+            return last[2]
+        rings = cls(board, near)
+        cls._last = (board, near, rings)
+        return rings
+
+    def distance(self, cells: int) -> int:
+        """Return the distance from the cells of the mask ``cells`` to the set."""
+        grown = self.grown
+        r = 0
+        while not grown[r] & cells:
+            r += 1
+            if r == len(grown):
+                wider = self.board.dilate(grown[-1])
+                if wider == grown[-1]:
+                    return r  # ``cells`` lies outside the board
+                grown.append(wider)
+        return r

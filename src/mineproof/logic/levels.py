@@ -72,9 +72,12 @@ def pair_bounds(a: Clue, b: Clue) -> tuple[int, int]:
     The common area ``C`` holds ``c`` mines with ``c`` between the largest and smallest counts
     both clues allow; each clue's own area then holds its mines minus ``c``.
     """
-    common = a.mask & b.mask
-    only_a = a.mask & ~b.mask
-    only_b = b.mask & ~a.mask
+    # Work near the two clues: on a big board their masks are long ints of mostly zeros.
+    low = min(a.mask & -a.mask, b.mask & -b.mask).bit_length() - 1
+    am, bm = a.mask >> low, b.mask >> low
+    common = am & bm
+    only_a = am & ~bm
+    only_b = bm & ~am
     n_a, n_b, n_c = only_a.bit_count(), only_b.bit_count(), common.bit_count()
     lo = max(0, a.mines - n_a, b.mines - n_b)
     hi = min(a.mines, b.mines, n_c)
@@ -89,7 +92,7 @@ def pair_bounds(a: Clue, b: Clue) -> tuple[int, int]:
         safe |= common
     elif n_c and lo == n_c:
         mine |= common
-    return safe, mine
+    return safe << low, mine << low
 
 
 def overlapping_pairs(clues: list[Clue]) -> list[tuple[Clue, Clue]]:

@@ -13,12 +13,11 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from mineproof.analysis import analyze
 from mineproof.analysis.constraints import Clue, Constraints, constraints_of, refresh_clues
 from mineproof.board import Layout, iter_bits
 from mineproof.game import Game
 from mineproof.logic.deduction import Deduction
-from mineproof.logic.ladder import HINT_WORK, Ladder, known_view
+from mineproof.logic.ladder import HINT_WORK, Ladder, known_view_and_safe
 from mineproof.logic.premises import Work
 from mineproof.position import FLAG, Position
 
@@ -136,16 +135,18 @@ def hint_steps(
     says. Raises :class:`~mineproof.errors.InconsistentPositionError` for an impossible
     position.
     """
-    view = known_view(position, trust_flags)
-    goal = analyze(view, trust_flags=True).safe_mask
+    view, goal = known_view_and_safe(position, trust_flags)
     budget = Work(work)
     clues = {c.cell: c for c in constraints_of(view, trust_flags=True).clues}
     first = Ladder(view, _constraints(view, clues)).best(goal, budget, lead=True)
     if first is None or first.safe or not goal:
         return [] if first is None else [first]
-    direct = Ladder(view, _constraints(view, clues)).best(goal, budget, safe_only=True)
     path = _path(view, clues, first, goal, budget)
-    if direct is None or (path and max(d.level for d in path) < direct.level):
+    # The direct way wins ties; it is looked for only up to the level the path needs.
+    highest = max((d.level for d in path), default=5)
+    ladder = Ladder(view, _constraints(view, clues))
+    direct = ladder.best(goal, budget, safe_only=True, max_level=highest)
+    if direct is None or direct.level > highest:
         return path
     return [direct]
 

@@ -1,0 +1,107 @@
+"""The exact analysis within bounds: counted work and memory, a clear error past them, and
+orders of the boxes that change the work but never the count."""
+
+from __future__ import annotations
+
+import random
+from itertools import permutations
+
+import pytest
+
+import mineproof.analysis.core as core
+import mineproof.analysis.counting as counting
+from mineproof.analysis import analyze, clear_cache
+from mineproof.analysis.counting import ComponentCount, CountTooLarge
+from mineproof.board import Board, Layout
+from mineproof.errors import TooComplexError
+from mineproof.position import COVERED, Position
+
+
+def lattice(width: int, height: int, seed: int = 1) -> Position:
+    """Numbers where x and y are both even, every other cell covered, a quarter of them mines:
+    a two-dimensional frontier, the hardest kind for exact counting."""
+    rng = random.Random(seed)
+    board = Board(width, height)
+    covered = [i for i in range(board.size) if (i % width) % 2 or (i // width) % 2]
+    layout = Layout.from_cells(board, [board.xy(i) for i in rng.sample(covered, len(covered) // 4)])
+    numbers = layout.numbers()
+    cells = tuple(
+        COVERED if (i % width) % 2 or (i // width) % 2 else numbers[i] for i in range(board.size)
+    )
+    return Position(board, cells, layout.mine_count)
+
+
+def test_past_the_budget_a_clear_error_names_the_size() -> None:
+    clear_cache()
+    with pytest.raises(TooComplexError) as caught:
+        analyze(lattice(25, 25), work=50_000)
+    error = caught.value
+    assert isinstance(error, ValueError) and error.size
+    assert "too complex to count exactly: a group of" in str(error)
+    assert "numbers over" in error.size and "covered cells" in error.size
+    # The same position within the default budget is counted exactly.
+    clear_cache()
+    assert analyze(lattice(25, 25)).arrangements > 0
+
+
+def test_the_budget_is_exactly_the_work_of_the_counts_of_one_analysis() -> None:
+    # The work an analysis needs, summed count by count: one unit less fails, that much works.
+    position = lattice(25, 25)
+    clear_cache()
+    needed = 0
+    original = ComponentCount.__init__
+
+    def measured(self: ComponentCount, *args: object, **kwargs: object) -> None:
+        nonlocal needed
+        original(self, *args, **kwargs)  # type: ignore[arg-type]
+        needed += self.work
+
+    ComponentCount.__init__ = measured  # type: ignore[method-assign]
+    try:
+        analyze(position)
+    finally:
+        ComponentCount.__init__ = original  # type: ignore[method-assign]
+    clear_cache()
+    with pytest.raises(TooComplexError):
+        analyze(position, work=needed - 1)
+    clear_cache()
+    assert analyze(position, work=needed).arrangements > 0
+
+
+def test_the_memory_of_one_count_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(counting, "COUNT_MEMORY", 1_000)
+    clear_cache()
+    with pytest.raises(CountTooLarge):
+        analyze(lattice(15, 15))
+    clear_cache()
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_every_order_of_the_boxes_gives_the_same_count(seed: int) -> None:
+    rng = random.Random(seed)
+    boxes = rng.randint(2, 6)
+    sizes = [rng.randint(1, 3) for _ in range(boxes)]
+    truth = [rng.randint(0, s) for s in sizes]
+    clue_boxes = []
+    for _ in range(rng.randint(1, 4)):
+        seen = sorted(rng.sample(range(boxes), rng.randint(1, boxes)))
+        clue_boxes.append(seen)
+    counts = [sum(truth[b] for b in seen) for seen in clue_boxes]
+    reference = ComponentCount(sizes, clue_boxes, counts, sum(sizes))
+    orders = [list(p) for p in permutations(range(boxes))][:24]
+    for order in orders:
+        other = ComponentCount(sizes, clue_boxes, counts, sum(sizes), [order])
+        assert other.weights == reference.weights
+        assert other.box_mines([1] * len(other.weights)) == reference.box_mines(
+            [1] * len(reference.weights)
+        )
+
+
+def test_the_count_cache_stays_within_its_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(core, "_CACHE_SIZE", 5_000)
+    clear_cache()
+    for seed in range(30):
+        analyze(lattice(11, 11, seed))
+        assert core._cache_held <= 5_000
+    assert len(core._cache) > 0
+    clear_cache()
