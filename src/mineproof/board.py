@@ -7,6 +7,8 @@ computed once per board size and shared by every board of that size.
 from __future__ import annotations
 
 import random
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -97,9 +99,28 @@ class _MaskOnDemand(Sequence[int]):
         return m << base
 
 
-@lru_cache(maxsize=64)
+_GEOMETRY_BYTES = 48 << 20
+"""The most memory the remembered neighbour tables of all board sizes may take together."""
+
+_geometries: OrderedDict[tuple[int, int], tuple[Sequence[int], tuple[tuple[int, ...], ...]]]
+_geometries = OrderedDict()
+_geometry_bytes: dict[tuple[int, int], int] = {}
+_geometry_lock = threading.Lock()
+
+
 def _geometry(width: int, height: int) -> tuple[Sequence[int], tuple[tuple[int, ...], ...]]:
-    """Return (neighbour mask per cell, neighbour index tuple per cell) for a board size."""
+    """Return (neighbour mask per cell, neighbour index tuple per cell) for a board size.
+
+    Remembered per size, the least recently used forgotten first so that all sizes together
+    stay within :data:`_GEOMETRY_BYTES` (a table of masks takes about ``cells**2 / 16`` bytes:
+    a server that sees many custom sizes does not grow with them).
+    """
+    key = (width, height)
+    with _geometry_lock:
+        found = _geometries.get(key)
+        if found is not None:
+            _geometries.move_to_end(key)
+            return found
     lists = tuple(
         tuple(
             ny * width + nx
@@ -110,10 +131,26 @@ def _geometry(width: int, height: int) -> tuple[Sequence[int], tuple[tuple[int, 
         for y in range(height)
         for x in range(width)
     )
-    masks = _MaskOnDemand(lists)
-    if len(lists) > _MASK_TABLE_LIMIT:
-        return masks, lists
-    return tuple(masks[i] for i in range(len(lists))), lists
+    cells = len(lists)
+    on_demand = _MaskOnDemand(lists)
+    masks: Sequence[int] = on_demand
+    size = cells * 350  # the tuples of neighbours, and their ints
+    if cells <= _MASK_TABLE_LIMIT:
+        masks = tuple(on_demand[i] for i in range(cells))
+        size += cells * (cells // 16 + 40)
+    with _geometry_lock:
+        _geometries[key] = (masks, lists)
+        _geometry_bytes[key] = size
+        while sum(_geometry_bytes.values()) > _GEOMETRY_BYTES and len(_geometries) > 1:
+            old, _ = _geometries.popitem(last=False)
+            del _geometry_bytes[old]
+    return masks, lists
+
+
+def geometry_bytes() -> int:
+    """Return the estimated memory of the remembered neighbour tables, in bytes."""
+    with _geometry_lock:
+        return sum(_geometry_bytes.values())
 
 
 @lru_cache(maxsize=64)
