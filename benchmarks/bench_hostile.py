@@ -5,8 +5,8 @@ with a limit of 4 GiB of memory and 300 s of CPU. The positions are made here fr
 
 - lattices: numbers at even coordinates, every other cell covered, a quarter of the covered
   cells mines (the frontier is two-dimensional: exact counting is exponential in its width);
-- pairs: a board opened everywhere but many separate two-cell pockets, each a 50/50 (hundreds
-  of independent components, combined with the mine total);
+- pockets: a board opened everywhere but 300 separate pockets of four cells (hundreds of
+  independent components, combined with the mine total);
 - big: 255x255 boards at 20 % mines, opened from the centre by a perfect logician and then by
   lucky guesses until about half the board is open (huge counts: numbers of thousands of digits).
 
@@ -87,7 +87,7 @@ POSITIONS: dict[str, Callable[[], Position]] = {
     "lattice 30x20": lambda: lattice(30, 20),
     "lattice 41x41": lambda: lattice(41, 41),
     "lattice 61x61": lambda: lattice(61, 61),
-    "pairs 100x100 (300 pockets)": lambda: pairs(100, 300),
+    "pockets 100x100 (300 of them)": lambda: pairs(100, 300),
     "big 255x255, half open": lambda: big(1),
 }
 
