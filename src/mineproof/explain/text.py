@@ -510,12 +510,32 @@ def _added_up(
     return [first, second, *_conclusions(t, board, d.safe, d.mine)]
 
 
+_MAX_NAMED = 6
+"""The most numbers a sentence names one by one; the others are counted."""
+
+
 def _unshown(t: gettext.NullTranslations, d: Deduction, names: _Names) -> list[str]:
+    premises = list(d.premises)
+    if len(premises) > _MAX_NAMED:
+        # The numbers nearest the conclusions, then how many more.
+        board = d.board
+        w = board.width
+        targets = list(iter_bits(d.safe | d.mine))
+        premises.sort(
+            key=lambda c: min(max(abs(c % w - i % w), abs(c // w - i // w)) for i in targets)
+        )
+        shown = t.gettext(", ").join(names.clue(c) for c in premises[: _MAX_NAMED - 1])
+        more = len(premises) - (_MAX_NAMED - 1)
+        named = t.ngettext(
+            "{items} and {n} more number", "{items} and {n} more numbers", more
+        ).format(items=shown, n=more)
+    else:
+        named = names.clues(d.premises)
     return [
         t.gettext(
             "Trying every way to place the mines of {clues} proves it; there are too many "
             "cases to show here."
-        ).format(clues=names.clues(d.premises))
+        ).format(clues=named)
     ]
 
 

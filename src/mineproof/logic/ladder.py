@@ -246,8 +246,7 @@ class Ladder:
         if not clues:
             return False
         # Whole mines force at least what the relaxation does: a cheap test first.
-        _spend_count(work, clues, None)
-        safe, mine = forced_by(clues, self.unknown)
+        safe, mine = _counted(work, clues, self.unknown, None, None)
         if level == 3 and (mine if is_mine else safe) & bit:
             relaxation = Relaxation(clues)
             safe, mine = relaxation.forced(bit)
@@ -263,8 +262,7 @@ class Ladder:
         group_of = {c.cell: g for g, comp in enumerate(groups) for c in comp.clues}
 
         def proves(clues: list[Clue]) -> bool:
-            _spend_count(work, clues, group_of)
-            safe, mine = forced_by(clues, unknown, left)
+            safe, mine = _counted(work, clues, unknown, left, group_of)
             return bool((mine if is_mine else safe) & bit)
 
         # The nearest clues first, in balls of doubling radius: far ones are rarely needed.
@@ -452,19 +450,29 @@ def _simplest(premises: list[Clue], target: int, is_mine: bool, targets: int) ->
     return relaxation.simplest(target, is_mine, safe, mine)
 
 
-def _spend_count(work: Work, clues: list[Clue], group_of: dict[int, int] | None) -> None:
-    """Charge ``work`` for an exact count over ``clues``: one look at each clue, then the count
-    of what one-clue reasoning leaves, by independent group (``group_of`` maps a clue's cell
-    to its group; ``None``: one group)."""
+def _counted(
+    work: Work,
+    clues: list[Clue],
+    unknown: int,
+    mines: int | None,
+    group_of: dict[int, int] | None,
+) -> tuple[int, int]:
+    """Return what :func:`~mineproof.analysis.core.forced_by` returns, charging ``work`` for
+    it: one look at each clue, then the exact count of what one-clue reasoning leaves, by
+    independent group (``group_of`` maps a clue's cell to its group; ``None``: one group)."""
     try:
-        rest = propagate(clues)[2]
+        safe, mine, rest = propagate(clues)
     except Contradiction:
-        rest = []
+        work.spend(len(clues))
+        raise
     if group_of is None:
         sizes: Iterable[int] = [len(rest)]
     else:
         sizes = Counter(group_of[c.cell] for c in rest).values()
     work.spend(len(clues) + counting_cost(sizes))
+    left = None if mines is None else mines - mine.bit_count()
+    s, m = forced_by(rest, unknown & ~(safe | mine), left)
+    return safe | s, mine | m
 
 
 def _union(clues: list[Clue]) -> int:

@@ -126,8 +126,9 @@ def linear(clues: list[Clue], unknown: int) -> tuple[int, int]:
     Only cells the clues force with whole mines can be forced by the relaxation, so exact
     counting picks the candidates and each component's relaxation decides them.
     """
-    safe = mine = 0
-    for comp in components_of(clues):
+    # One-clue steps are linear reasoning too: the relaxation works on what they leave.
+    safe, mine, rest = propagate(clues)
+    for comp in components_of(rest):
         s, m = forced_by(comp.clues, unknown)
         candidates = (s | m) & comp.mask
         if candidates:

@@ -96,9 +96,10 @@ class Relaxation:
         self.boxes = list(boxes.values())
         self.signatures = list(boxes)
         self.box_of = {i: b for b, box in enumerate(self.boxes) for i in iter_bits(box)}
-        rows = [
-            [Fraction(sig >> k & 1) for sig in self.signatures] for k in range(len(self.premises))
-        ]
+        rows: list[dict[int, Fraction]] = [{} for _ in self.premises]
+        for b, sig in enumerate(self.signatures):
+            for k in iter_bits(sig):
+                rows[k][b] = _ONE
         upper = [Fraction(box.bit_count()) for box in self.boxes]
         self._lp = _Simplex(rows, [Fraction(c.mines) for c in self.premises], upper)
 
@@ -193,7 +194,9 @@ class Relaxation:
                 row.append(-_ONE if r == b else _ZERO)
         columns = 2 * m + len(forced_boxes)
         try:
-            lp = _Simplex(rows, rhs, [None] * columns)
+            lp = _Simplex(
+                [{j: v for j, v in enumerate(row) if v} for row in rows], rhs, [None] * columns
+            )
         except ValueError:
             return None
         lp.optimise({j: -_ONE for j in range(2 * m)})
@@ -249,15 +252,13 @@ class _Simplex:
 
     def __init__(
         self,
-        rows: list[list[Fraction]],
+        rows: list[dict[int, Fraction]],
         rhs: list[Fraction],
         upper: Sequence[Fraction | None],
     ) -> None:
         m, n = len(rows), len(upper)
         self.m, self.n = m, n
-        self.rows: list[dict[int, Fraction]] = [
-            {**{j: v for j, v in enumerate(row) if v}, n + i: _ONE} for i, row in enumerate(rows)
-        ]
+        self.rows: list[dict[int, Fraction]] = [{**row, n + i: _ONE} for i, row in enumerate(rows)]
         self.value = list(rhs)  # the basic variables' values, row by row
         self.basis = [n + i for i in range(m)]
         self.upper: list[Fraction | None] = [*upper, *([None] * m)]

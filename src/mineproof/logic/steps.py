@@ -18,6 +18,7 @@ from mineproof.board import Layout, iter_bits
 from mineproof.game import Game
 from mineproof.logic.deduction import Deduction
 from mineproof.logic.ladder import HINT_WORK, Ladder, known_view_and_safe
+from mineproof.logic.levels import LEVELS, forced_up_to
 from mineproof.logic.premises import Work
 from mineproof.position import FLAG, Position
 
@@ -141,14 +142,46 @@ def hint_steps(
     first = Ladder(view, _constraints(view, clues)).best(goal, budget, lead=True)
     if first is None or first.safe or not goal:
         return [] if first is None else [first]
-    path = _path(view, clues, first, goal, budget)
-    # The direct way wins ties; it is looked for only up to the level the path needs.
-    highest = max((d.level for d in path), default=5)
-    ladder = Ladder(view, _constraints(view, clues))
-    direct = ladder.best(goal, budget, safe_only=True, max_level=highest)
-    if direct is None or direct.level > highest:
-        return path
-    return [direct]
+    # The direct way wins ties, so a path is worth walking only when the techniques below the
+    # direct way's level reach a safe cell (a quick bitmask check first).
+    cons = _constraints(view, clues)
+    lowest = _lowest_safe_level(cons)
+    if lowest > 1 and _reaches_safe(cons, lowest - 1):
+        path = _path(view, clues, first, goal, budget)
+        if path and max(d.level for d in path) < lowest:
+            return path
+    direct = Ladder(view, cons).best(goal, budget, safe_only=True)
+    return [] if direct is None else [direct]
+
+
+def _lowest_safe_level(cons: Constraints) -> int:
+    """Return the lowest level at which some cell is proven safe in one look (6 when none)."""
+    for level in LEVELS:
+        if forced_up_to(level, cons.clues, cons.unknown, cons.mines)[0]:
+            return level
+    return 6
+
+
+def _reaches_safe(cons: Constraints, below: int) -> bool:
+    """Return whether the techniques up to level ``below``, applied again and again with the
+    mines they prove taken as known, prove some cell safe."""
+    clues, unknown, left = cons.clues, cons.unknown, cons.mines
+    while True:
+        for level in range(1, below + 1):
+            safe, mine = forced_up_to(level, clues, unknown, left)
+            if safe:
+                return True
+            if mine:
+                break
+        else:
+            return False
+        unknown &= ~mine
+        left -= mine.bit_count()
+        clues = [
+            Clue(c.cell, c.mask & ~mine, c.mines - (c.mask & mine).bit_count())
+            for c in clues
+            if c.mask & ~mine
+        ]
 
 
 _PATH_STEPS = 40
