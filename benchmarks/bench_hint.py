@@ -2,8 +2,10 @@
 
 Positions: the shared benchmark positions (real expert and intermediate mid-games, and the
 scattered expert frontiers), and hostile ones made here: long rows ``H1H1...H`` where only the
-mine total decides (129 and 253 cells), and big boards (30x30 to 100x100) opened everywhere but a
-few pockets, where a play hint must flag its way to a safe cell. Prints, per group, the median,
+mine total decides (129 and 253 cells), big boards (30x30 to 100x100) opened everywhere but a
+few pockets, where a play hint must flag its way to a safe cell, and 45x45 and 60x60 boards
+where only the mine total proves a cell and the player flagged nothing (so the proof must
+account for every mine on the board). Prints, per group, the median,
 p90 and largest CPU time of a hint, its level, and how many hints kept premises that are not
 known to be the fewest (``fewest`` false) or not minimal.
 
@@ -24,7 +26,8 @@ from pathlib import Path
 from mineproof.board import Board, Layout
 from mineproof.explain import hint
 from mineproof.game import Game
-from mineproof.position import Position
+from mineproof.logic import Engine
+from mineproof.position import COVERED, FLAG, Position
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -51,6 +54,34 @@ def pockets(side: int, seed: int, count: int) -> Position:
         if i not in keep and game.state == "playing" and not game.opened_mask >> i & 1:
             game.reveal(*board.xy(i))
     return game.position()
+
+
+def total_decides(side: int, seeds: range) -> list[Position]:
+    """Return positions of ``side``-square boards at 18 % mines where only the mine total
+    proves a cell, with nothing flagged: played by the engine from the centre, opening a random
+    safe cell when stuck (a lucky guess), each game's last position where level 5 is needed."""
+    out = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        board = Board(side, side)
+        start = (side // 2, side // 2)
+        layout = Layout.random(board, side * side * 18 // 100, rng, start, "opening")
+        engine = Engine(layout, board.index(*start))
+        engine.reveal(engine.start)
+        last = None
+        while not engine.cleared():
+            seen = engine.position()
+            level = engine.step(5)
+            if level == 5:
+                last = seen
+            if not level:
+                covered = board.full_mask & ~engine.opened & ~layout.mines
+                near = board.dilate(engine.opened) & covered or covered
+                engine.reveal(rng.choice([i for i in range(board.size) if near >> i & 1]))
+        if last is not None:
+            unflagged = tuple(COVERED if c == FLAG else c for c in last.cells)
+            out.append(Position(board, unflagged, last.mines))
+    return out
 
 
 def shared(directory: Path, name: str) -> list[Position]:
@@ -97,6 +128,8 @@ def main() -> int:
         ("30x30 pockets", lambda: [pockets(30, s, 6) for s in range(5)]),
         ("60x60 pockets", lambda: [pockets(60, s, 15) for s in range(5)]),
         ("100x100 pockets", lambda: [pockets(100, s, 30) for s in range(5)]),
+        ("45x45 total decides, no flags", lambda: total_decides(45, range(6))),
+        ("60x60 total decides, no flags", lambda: total_decides(60, range(6))),
     ]
     for label, make in groups:
         positions = make()
