@@ -23,7 +23,8 @@ from mineproof.board import Board, Layout
 from mineproof.explain import hint
 from mineproof.position import COVERED, FLAG, Position
 from mineproof.web.games import Games
-from mineproof.web.server import App, allowed_hosts, make_server, serve_in_thread
+from mineproof.web.pool import Pool
+from mineproof.web.server import App, Limits, allowed_hosts, make_server, serve_in_thread
 from mineproof.web.store import Store
 
 JSON = dict[str, Any]
@@ -180,6 +181,7 @@ class Server:
     store: Store
     games: Games
     port: int
+    app: App
     clients: list[Client] = field(default_factory=list)
 
     def client(self, keep_alive: bool = False) -> Client:
@@ -213,13 +215,22 @@ def counted_seeds() -> Callable[[], str]:
 
 
 @contextmanager
-def running(data_dir: Path, clock: Callable[[], float]) -> Iterator[Server]:
-    """Run a server on a free loopback port over ``data_dir`` until the block ends."""
+def running(
+    data_dir: Path,
+    clock: Callable[[], float],
+    *,
+    pool: Pool | None = None,
+    limits: Limits | None = None,
+    **options: Any,
+) -> Iterator[Server]:
+    """Run a server on a free loopback port over ``data_dir`` until the block ends; ``pool``
+    and ``limits`` go to the :class:`App`, ``options`` to :class:`Games`."""
     store = Store(data_dir)
-    games = Games(store, clock=clock, seeds=counted_seeds())
-    http_server = make_server(App(games, allowed_hosts(HOST)), HOST, 0, quiet=True)
+    games = Games(store, clock=clock, seeds=counted_seeds(), **options)
+    app = App(games, allowed_hosts(HOST), pool=pool, limits=limits)
+    http_server = make_server(app, HOST, 0, quiet=True)
     stop = serve_in_thread(http_server)
-    server = Server(data_dir, clock, store, games, http_server.server_address[1])
+    server = Server(data_dir, clock, store, games, http_server.server_address[1], app)
     try:
         yield server
     finally:

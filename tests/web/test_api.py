@@ -8,6 +8,7 @@ restarts; the analysis of pasted positions; ``mineproof play`` as a process.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import signal
@@ -17,6 +18,7 @@ import sys
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -50,6 +52,7 @@ from .conftest import (
     position_of,
     running,
 )
+from .test_store import damaged, filled, read_only
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "intermediate-midgame.txt"
@@ -424,10 +427,14 @@ def test_allowed_hosts(server: Server) -> None:
     hosts = allowed_hosts("MyBox.lan")
     assert hosts is not None and {"mybox.lan", "localhost", "127.0.0.1", "[::1]"} <= hosts
     app = App(server.games, hosts)
-    assert app.handle("GET", "/api/meta", {"host": "mybox.lan:8000"}, b"").status == 200
-    assert app.handle("GET", "/api/meta", {"host": "other.lan:8000"}, b"").status == 421
+    assert (
+        asyncio.run(app.handle("GET", "/api/meta", {"host": "mybox.lan:8000"}, b"")).status == 200
+    )
+    assert (
+        asyncio.run(app.handle("GET", "/api/meta", {"host": "other.lan:8000"}, b"")).status == 421
+    )
     anyone = App(server.games, None)
-    assert anyone.handle("GET", "/api/meta", {"host": "other.lan"}, b"").status == 200
+    assert asyncio.run(anyone.handle("GET", "/api/meta", {"host": "other.lan"}, b"")).status == 200
 
 
 def test_body_too_large_is_a_413(client: Client) -> None:
@@ -1074,6 +1081,37 @@ def test_play_command_when_the_data_folder_is_a_file(tmp_path: Path) -> None:
 def test_play_command_when_the_data_file_is_no_database(tmp_path: Path) -> None:
     (tmp_path / "mineproof.sqlite3").write_bytes(b"this is not SQLite " * 100)
     assert "not a database" in _fails(["--port", "0", "--data", str(tmp_path)])
+
+
+def test_a_second_play_command_on_the_same_data_folder_is_refused(tmp_path: Path) -> None:
+    data = tmp_path / "games"
+    first = subprocess.Popen(
+        [*_play_command("--port", "0", "--data", str(data))],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert "playing at" in _first_line(first)
+        error = _fails(["--port", "0", "--data", str(data)])
+        assert error.startswith(f"mineproof: error: {data}: another mineproof play (process ")
+        assert f"(process {first.pid})" in error and "--data" in error
+        first.send_signal(signal.SIGINT)
+        assert first.wait(timeout=30) == 0
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+
+
+@pytest.mark.parametrize("spoil", [damaged, read_only], ids=["damaged", "read-only"])
+def test_play_command_reports_an_unusable_database_at_start_up(
+    tmp_path: Path, spoil: Callable[[Path], None]
+) -> None:
+    spoil(filled(tmp_path))
+    error = _fails(["--port", "0", "--data", str(tmp_path)])
+    assert error.startswith(f"mineproof: error: {tmp_path / 'mineproof.sqlite3'}: ")
+    assert ("damaged" in error or "malformed" in error) if spoil is damaged else "readonly" in error
 
 
 def test_play_command_with_a_port_out_of_range(tmp_path: Path) -> None:

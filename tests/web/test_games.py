@@ -292,12 +292,51 @@ def test_layout_seeds_are_random_by_default(tmp_path: Path) -> None:
     assert len(seeds) == 20
 
 
-def test_a_hopeless_guess_free_board_is_refused_in_time_and_the_game_waits(
-    games: Games, monkeypatch: pytest.MonkeyPatch
+def test_a_hopeless_guess_free_board_is_refused_within_its_budget_and_the_game_waits(
+    store: Store, clock: Clock
 ) -> None:
-    monkeypatch.setattr("mineproof.web.games._GENERATE_S", 0.3)
-    view = games.create("custom", 100, 100, 6000)
+    # A budget of work (one layout), not of time: the refusal does not depend on the load of
+    # the machine, and the same game (the same seed) is refused on every run.
+    games = Games(store, clock=clock, seeds=counted_seeds(), budget=1)
+    view = games.create("custom", 12, 12, 80)
     with pytest.raises(GenerationError, match="fewer mines"):
-        games.move(view["id"], "open", 50, 50)
+        games.move(view["id"], "open", 6, 6)
     after = games.view(view["id"])
     assert after["state"] == "new" and after["moves"] == 0
+    row = store.load(view["id"])
+    assert row is not None and row.layout is None and row.moves == []
+
+
+# --- memory ---------------------------------------------------------------------------------
+
+
+def test_games_leave_memory_and_come_back_from_the_store(store: Store, clock: Clock) -> None:
+    # Room for three beginner games (81 cells and 256 each) in memory.
+    games = Games(store, clock=clock, seeds=counted_seeds(), max_cells=3 * (81 + 256))
+    views = []
+    for _ in range(6):
+        view = games.create("beginner")
+        result = games.move(view["id"], "open", 4, 4)
+        if result.view["state"] == "playing":
+            games.move(view["id"], "flag", *covered(result.view)[0])
+        views.append(games.view(view["id"]))
+        assert games.in_memory() <= 3
+    # Each comes back as it was, its moves replayed; memory stays bounded meanwhile.
+    for view in views:
+        assert games.view(view["id"]) == view
+        assert games.in_memory() <= 3
+    playing = [v for v in views if v["state"] == "playing"]
+    assert playing, "no game left in play after its first click"
+    again = games.move(playing[0]["id"], "flag", *covered(playing[0])[0])
+    assert again.view["moves"] == playing[0]["moves"] + 1
+
+    # Idle games leave too: after IDLE seconds only the game just used stays.
+    clock.now += games.idle_seconds + 1
+    fresh = games.create("beginner")
+    assert games.in_memory() == 1
+    # A finished game leaves with its last move, and is read from the store when asked for.
+    games.move(fresh["id"], "open", 4, 4)
+    lost = _lose(games, store, fresh["id"])
+    assert games.in_memory() == 0
+    assert games.view(fresh["id"]) == lost
+    assert games.in_memory() == 0

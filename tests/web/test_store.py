@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import sys
 import threading
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mineproof.web.store import GameRow, Store, default_data_dir
+from mineproof.web.store import GameRow, Store, StoreInUse, default_data_dir
 
 
 def _row(game_id: str = "g1", **fields: object) -> GameRow:
@@ -205,3 +206,96 @@ def test_data_dir_on_windows(linux: Path, monkeypatch: pytest.MonkeyPatch) -> No
     assert default_data_dir() == linux / "roaming" / "mineproof"
     monkeypatch.delenv("APPDATA")
     assert default_data_dir() == linux / "home" / "AppData" / "Roaming" / "mineproof"
+
+
+# --- one server per folder, and files that cannot be used --------------------------------
+
+
+def test_a_second_store_on_the_same_folder_is_refused(tmp_path: Path) -> None:
+    first = Store(tmp_path)
+    with pytest.raises(StoreInUse) as raised:
+        Store(tmp_path)
+    assert raised.value.filename == str(tmp_path)
+    assert f"another mineproof play (process {os.getpid()})" in str(raised.value.strerror)
+    first.save(_row())
+    first.close()
+    again = Store(tmp_path)  # released with the first
+    assert again.load("g1") == _row()
+    again.close()
+
+
+def damaged(path: Path) -> None:
+    """Overwrite one page in the middle of the SQLite file ``path`` with garbage."""
+    data = bytearray(path.read_bytes())
+    page = 4096
+    assert len(data) >= 6 * page, len(data)
+    data[3 * page : 4 * page] = b"\xa5" * page
+    path.write_bytes(bytes(data))
+
+
+def read_only(path: Path) -> None:
+    """Mark the SQLite file ``path`` as written by a newer file format: every SQLite then
+    opens it read-only (even for root, whom file permissions do not stop)."""
+    data = bytearray(path.read_bytes())
+    data[18] = 3  # the file format's write version
+    path.write_bytes(bytes(data))
+
+
+def filled(folder: Path, games: int = 300) -> Path:
+    """Return the database of a store in ``folder`` holding ``games`` games, checkpointed into
+    the main file."""
+    store = Store(folder)
+    for k in range(games):
+        store.save(_row(f"game-{k:04d}", moves=[("open", k % 20, k % 7)] * 3))
+    store.close()
+    with sqlite3.connect(store.path) as db:
+        db.execute("PRAGMA journal_mode=DELETE")
+    return store.path
+
+
+def test_a_damaged_database_is_refused_at_opening(tmp_path: Path) -> None:
+    damaged(filled(tmp_path))
+    with pytest.raises(sqlite3.DatabaseError, match=r"damaged|malformed"):
+        Store(tmp_path)
+    # The folder is released for a store on a sound file.
+    (tmp_path / "mineproof.sqlite3").unlink()
+    Store(tmp_path).close()
+
+
+def test_a_read_only_database_is_refused_at_opening(tmp_path: Path) -> None:
+    read_only(filled(tmp_path, 3))
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        Store(tmp_path)
+
+
+def test_a_file_of_the_first_schema_is_brought_up_to_date(tmp_path: Path) -> None:
+    old = tmp_path / "mineproof.sqlite3"
+    with sqlite3.connect(old) as db:
+        db.executescript(
+            "CREATE TABLE games (id TEXT PRIMARY KEY, level TEXT NOT NULL, width INTEGER NOT NULL,"
+            " height INTEGER NOT NULL, mines INTEGER NOT NULL, guess_free INTEGER NOT NULL,"
+            " seed TEXT NOT NULL, layout TEXT, moves TEXT NOT NULL, state TEXT NOT NULL,"
+            " guesses INTEGER NOT NULL, created REAL NOT NULL, started REAL, finished REAL);"
+            "CREATE INDEX games_by_level ON games (level, guess_free, state);"
+        )
+        db.execute(
+            "INSERT INTO games VALUES ('g1', 'custom', 20, 7, 30, 0, ?, 'beef', ?, 'playing', 2,"
+            " 1700000000.125, 1700000010.5, NULL)",
+            ("5eed" * 8, '[["open",3,4],["flag",0,6],["unflag",0,6],["chord",19,0]]'),
+        )
+    store = Store(tmp_path)
+    loaded = store.load("g1")
+    assert loaded == _row(
+        layout="beef",
+        moves=[("open", 3, 4), ("flag", 0, 6), ("unflag", 0, 6), ("chord", 19, 0)],
+        state="playing",
+        guesses=2,
+        started=1_700_000_010.5,
+    )
+    assert store.stats()[0]["in_progress"] == 1
+    store.close()
+    with sqlite3.connect(old) as db:
+        columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+        assert "moves" not in columns
+        assert db.execute("SELECT COUNT(*) FROM moves").fetchone() == (4,)
+        assert db.execute("PRAGMA user_version").fetchone() == (2,)

@@ -1,21 +1,43 @@
 """The local web app: play guess-free games with explained hints, probabilities and analysis.
 
-:func:`run` starts it; :class:`~mineproof.web.server.App` holds the routes and
-:class:`~mineproof.web.games.Games` the games, stored in SQLite by
-:class:`~mineproof.web.store.Store`.
+:func:`run` starts it; :class:`~mineproof.web.server.App` holds the routes (an ASGI app served by
+uvicorn), :class:`~mineproof.web.games.Games` the games, stored in SQLite by
+:class:`~mineproof.web.store.Store`, and :class:`~mineproof.web.pool.Pool` the worker processes
+that do the CPU work. The server's modules are imported when first used, so the other commands
+of the command line do not load the HTTP server.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 import webbrowser
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from mineproof.web.games import Games
-from mineproof.web.server import App, allowed_hosts, make_server
-from mineproof.web.store import Store, default_data_dir
+if TYPE_CHECKING:
+    from mineproof.web.games import Games
+    from mineproof.web.pool import Pool
+    from mineproof.web.server import App
+    from mineproof.web.store import Store, StoreInUse, default_data_dir
 
-__all__ = ["App", "Games", "Store", "default_data_dir", "run"]
+__all__ = ["App", "Games", "Pool", "Store", "StoreInUse", "default_data_dir", "run"]
+
+_HOMES = {
+    "App": "server",
+    "Games": "games",
+    "Pool": "pool",
+    "Store": "store",
+    "StoreInUse": "store",
+    "default_data_dir": "store",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Return the public name ``name`` from its module, imported now."""
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"mineproof.web.{_HOMES[name]}"), name)
 
 
 def run(
@@ -28,8 +50,15 @@ def run(
     """Serve the web app on ``host:port`` until interrupted, keeping games in ``data_dir``
     (default: :func:`default_data_dir`), and open the page in a browser unless told not to.
 
-    Raises ``OSError`` when the address is taken or the data directory cannot be used.
+    Raises ``OSError`` when the address is taken or the data directory cannot be used (or is
+    used by another server: :class:`~mineproof.web.store.StoreInUse`), ``sqlite3.Error`` when
+    its database is no database, is damaged or cannot be written, and ``RuntimeError`` when the
+    worker processes cannot start.
     """
+    from mineproof.web.games import Games
+    from mineproof.web.server import App, allowed_hosts, make_server
+    from mineproof.web.store import Store, default_data_dir
+
     store = Store(data_dir or default_data_dir())
     try:
         server = make_server(App(Games(store), allowed_hosts(host)), host, port, quiet=quiet)

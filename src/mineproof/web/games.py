@@ -3,21 +3,22 @@
 The server keeps each game's mine layout; what leaves this module for a game in progress is only
 what the player has revealed (:meth:`Games.view`), and analyses of that view. A game's layout is
 drawn at its first click: a guess-free board generated from that cell (the default), or a
-uniformly random one; in both the first click is an opening. Every move is stored, so a game in
-progress survives a restart of the server.
+uniformly random one; in both the first click is an opening. Every move is stored before it is
+answered, so a game in progress survives a restart of the server.
 """
 
 from __future__ import annotations
 
-import random
+import asyncio
 import secrets
+import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from mineproof.analysis import analyze
 from mineproof.board import LEVELS, Board, Layout, iter_bits
 from mineproof.errors import (
     ArgumentError,
@@ -25,31 +26,61 @@ from mineproof.errors import (
     IllegalMoveError,
     NotFoundError,
 )
-from mineproof.explain import LANGUAGES, hint, level_label
 from mineproof.game import Game
-from mineproof.generate import GenerationError, generate
 from mineproof.position import COVERED, Position
 from mineproof.web.store import GameRow, Store
+from mineproof.web.work import (
+    GENERATE_BUDGET,
+    Job,
+    check_lang,
+    first_layout,
+    heavy_generation,
+    hint_json,
+    judge,
+    too_dense,
+)
+from mineproof.web.work import hint as work_hint
+from mineproof.web.work import probabilities as work_probabilities
 
 __all__ = [
+    "GENERATE_BUDGET",
+    "IDLE_SECONDS",
     "LEVELS",
+    "MAX_CELLS",
     "MAX_SIDE",
+    "MOVES_PER_CELL",
     "GameNotFound",
     "Games",
     "MoveResult",
+    "Runner",
+    "StoreError",
     "check_lang",
     "check_size",
     "hint_json",
 ]
 
 MAX_SIDE = 100
-"""The largest custom board side the web app plays (generation stays well under a second)."""
+"""The largest custom board side the web app plays."""
 
-_GENERATE_S = 10.0  # a guess-free board not found in this time is refused (422), not waited for
+MAX_CELLS = 1_000_000
+"""The games kept in memory weigh at most this many cells (each game its cells plus 256): about
+a hundred 100x100 games, or two thousand expert ones. Others wait in the store."""
+
+IDLE_SECONDS = 1800.0
+"""A game untouched for this long leaves memory (it comes back from the store when asked for)."""
+
+MOVES_PER_CELL = 10
+"""A game takes at most this many moves per cell (flags toggle): replaying a game from the store
+stays bounded."""
 
 
 class GameNotFound(NotFoundError):
     """No game has this id (or it was never stored)."""
+
+
+class StoreError(RuntimeError):
+    """A move (or a new game) could not be written to the store; it was not made: memory and
+    the file still agree. The message says why, in one line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,14 +94,23 @@ class MoveResult:
     tutor: dict[str, Any] | None
 
 
+class _Changed(Exception):
+    """The game changed between the plan of a move and its end (another move came first)."""
+
+
 class _Live:
-    """A game in memory: its stored row, the rules object once a layout exists, and a lock."""
+    """A game in memory: its stored row (without the list of moves: ``moves`` counts them),
+    the rules object once a layout exists, a lock for threads and one for tasks (held by a move
+    across the work it waits for), and when it was last used."""
 
-    __slots__ = ("game", "lock", "row")
+    __slots__ = ("game", "gone", "lock", "moves", "row", "touched", "turn")
 
-    def __init__(self, row: GameRow) -> None:
+    def __init__(self, row: GameRow, now: float) -> None:
         self.row = row
         self.lock = threading.Lock()
+        self.turn = asyncio.Lock()
+        self.gone = False  # dropped from memory: whoever holds it must fetch the game again
+        self.touched = now
         self.game: Game | None = None
         if row.layout is not None:
             board = Board(row.width, row.height)
@@ -78,6 +118,31 @@ class _Live:
             for kind, x, y in row.moves:
                 _apply(game, kind, x, y)
             self.game = game
+        self.moves = len(row.moves)
+        row.moves = []  # replayed: memory keeps the game, the store the moves
+
+    @property
+    def weight(self) -> int:
+        """What the game costs in memory, in cells (plus a fixed share for the objects)."""
+        return self.row.width * self.row.height + 256
+
+    @property
+    def busy(self) -> bool:
+        """Whether a move holds the game now."""
+        return self.lock.locked() or self.turn.locked()
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A move checked against the game, before its work: the work to do (the first layout, or
+    the judgement of the move), and the number of moves it was planned after."""
+
+    kind: str
+    x: int
+    y: int
+    version: int
+    job: Job[Any] | None
+    first: bool
 
 
 def _apply(game: Game, kind: str, x: int, y: int) -> None:
@@ -114,13 +179,27 @@ def check_size(level: str, width: int, height: int, mines: int) -> tuple[int, in
     return width, height, mines
 
 
+Runner = Callable[[Job[Any]], Awaitable[Any]]
+"""Runs a job and returns its value: :meth:`mineproof.web.pool.Pool.run` in the server."""
+
+
 class Games:
     """Every game of one data directory: the ones in memory and the ones in the store.
 
     ``clock`` gives the time in seconds and ``seeds`` the seed of each new game's layout
     (random by default; injected by tests to make games reproducible, never the game ids).
-    Thread-safe: moves on one game are serialised by the game's lock; different games proceed
-    in parallel.
+    ``budget`` is the number of layouts a first click tries for a guess-free board.
+
+    Memory is bounded: a finished game leaves memory with its last move, a game untouched for
+    ``idle_seconds`` (by ``clock``) leaves it, and so do the least recently used ones once the
+    games in memory weigh more than ``max_cells`` cells. A game that left comes back from the
+    store, its moves replayed, when it is asked for.
+
+    The work of a move (the layout of a first click, the judgement of a guess), of a hint and of
+    the probabilities is a :class:`~mineproof.web.work.Job`: the methods here run it inline,
+    :meth:`move_async` with the runner it is given (the server's pool), and :meth:`hint_job`
+    and :meth:`probabilities_job` hand it out. Thread-safe: moves on one game are serialised
+    by the game's lock; different games proceed in parallel.
     """
 
     def __init__(
@@ -128,12 +207,77 @@ class Games:
         store: Store,
         clock: Callable[[], float] = time.time,
         seeds: Callable[[], str] = lambda: secrets.token_hex(16),
+        *,
+        budget: int = GENERATE_BUDGET,
+        max_cells: int = MAX_CELLS,
+        idle_seconds: float = IDLE_SECONDS,
     ) -> None:
         self._store = store
         self._clock = clock
         self._seeds = seeds
-        self._live: dict[str, _Live] = {}
+        self.budget = budget
+        self.max_cells = max_cells
+        self.idle_seconds = idle_seconds
+        self._live: OrderedDict[str, _Live] = OrderedDict()
+        self._weight = 0
         self._lock = threading.Lock()
+
+    # --- memory -----------------------------------------------------------------------------
+
+    def in_memory(self) -> int:
+        """Return how many games are in memory now."""
+        with self._lock:
+            return len(self._live)
+
+    def _get(self, game_id: str) -> _Live:
+        """Return the game ``game_id``, from memory or else from the store (kept in memory
+        unless it is over).
+
+        Raises :class:`GameNotFound`.
+        """
+        now = self._clock()
+        with self._lock:
+            live = self._live.get(game_id)
+            if live is not None:
+                self._live.move_to_end(game_id)
+                live.touched = now
+                return live
+        row = self._store.load(game_id)
+        if row is None:
+            raise GameNotFound(f"no game {game_id!r}")
+        loaded = _Live(row, now)
+        if row.state in ("won", "lost"):
+            return loaded
+        with self._lock:
+            live = self._live.get(game_id)
+            if live is not None:  # another thread loaded it meanwhile
+                return live
+            self._live[game_id] = loaded
+            self._weight += loaded.weight
+            self._evict(now)
+            return loaded
+
+    def _drop(self, live: _Live) -> None:
+        """Take ``live`` out of memory; whoever waits on it fetches the game again."""
+        live.gone = True
+        with self._lock:
+            if self._live.get(live.row.id) is live:
+                del self._live[live.row.id]
+                self._weight -= live.weight
+
+    def _evict(self, now: float) -> None:
+        """Drop the least recently used games while memory is over its bound, and the games
+        idle for too long (called with the lock held; a game a move holds is kept)."""
+        for _ in range(len(self._live)):
+            game_id, oldest = next(iter(self._live.items()))
+            if self._weight <= self.max_cells and now - oldest.touched < self.idle_seconds:
+                return
+            if oldest.busy:
+                self._live.move_to_end(game_id)
+                continue
+            del self._live[game_id]
+            self._weight -= oldest.weight
+            oldest.gone = True
 
     # --- games ------------------------------------------------------------------------------
 
@@ -142,9 +286,11 @@ class Games:
     ) -> dict[str, Any]:
         """Start a game and return its view; its id is unguessable (128 random bits).
 
-        Raises ``ArgumentError`` for a bad level or size (see :func:`check_size`).
+        Raises ``ArgumentError`` for a bad level or size (see :func:`check_size`) and
+        :class:`StoreError` when the game cannot be stored.
         """
         width, height, mines = check_size(level, width, height, mines)
+        now = self._clock()
         row = GameRow(
             id=secrets.token_urlsafe(16),
             level=level,
@@ -153,28 +299,18 @@ class Games:
             mines=mines,
             guess_free=guess_free,
             seed=self._seeds(),
-            created=self._clock(),
+            created=now,
         )
-        self._store.save(row)
-        live = _Live(row)
+        try:
+            self._store.create(row)
+        except sqlite3.Error as exc:
+            raise StoreError(f"the game could not be stored ({exc})") from None
+        live = _Live(row, now)
         with self._lock:
             self._live[row.id] = live
+            self._weight += live.weight
+            self._evict(now)
         return self._view(live)
-
-    def _get(self, game_id: str) -> _Live:
-        """Return the game ``game_id``, loading it from the store after a restart.
-
-        Raises :class:`GameNotFound`.
-        """
-        with self._lock:
-            live = self._live.get(game_id)
-        if live is not None:
-            return live
-        row = self._store.load(game_id)
-        if row is None:
-            raise GameNotFound(f"no game {game_id!r}")
-        with self._lock:
-            return self._live.setdefault(game_id, _Live(row))
 
     def view(self, game_id: str) -> dict[str, Any]:
         """Return what the player of game ``game_id`` sees; raises :class:`GameNotFound`."""
@@ -200,7 +336,7 @@ class Games:
             "mines_left": row.mines if game is None else game.mines_left,
             "elapsed": round(elapsed, 3),
             "guesses": row.guesses,
-            "moves": len(row.moves),
+            "moves": live.moves,
         }
         if game is None:
             out["cells"] = _blank(row).rows()
@@ -218,73 +354,70 @@ class Games:
     # --- moves ------------------------------------------------------------------------------
 
     def move(self, game_id: str, kind: str, x: int, y: int, lang: str = "en") -> MoveResult:
-        """Play ``kind`` (``open``, ``flag`` — which toggles —, or ``chord``) at ``(x, y)``.
+        """Play ``kind`` (``open``, ``flag`` — which toggles —, or ``chord``) at ``(x, y)``; its
+        work runs here.
 
         Returns the :class:`MoveResult`. Raises :class:`GameNotFound`, ``ArgumentError`` for an
-        unknown move or language, ``IllegalMoveError`` outside the board, after the end or for
-        a flag on an opened cell, and :class:`~mineproof.generate.GenerationError` when no
-        guess-free board could be made from the first click.
+        unknown move or language, ``IllegalMoveError`` outside the board, for a flag on an
+        opened cell or past the game's limit of moves, ``GameOverError`` after the end,
+        :class:`~mineproof.generate.GenerationError` when no guess-free board could be made
+        from the first click, and :class:`StoreError` when the move cannot be stored (it is
+        then not made).
         """
-        if kind not in ("open", "flag", "chord"):
-            raise ArgumentError(f"unknown move {kind!r} (expected open, flag or chord)")
-        check_lang(lang)
+        _check_move(kind, lang)
         live = self._get(game_id)
         with live.lock:
-            row = live.row
-            if not (0 <= x < row.width and 0 <= y < row.height):
-                raise IllegalMoveError(
-                    f"cell ({x}, {y}) is outside the {row.width}x{row.height} board", cell=(x, y)
-                )
-            if row.state in ("won", "lost"):
-                raise GameOverError(f"the game is over ({row.state})")
-            if live.game is None:
-                if kind != "open":
-                    return MoveResult(self._view(live), False, None)
-                live.game = Game(self._first_layout(row, x, y))
-                row.layout = format(live.game.layout.mines, "x")
-                row.started = self._clock()
-                row.state = "playing"
-                guess, tutor = False, None
-            else:
-                guess, tutor = self._judge(live.game, kind, x, y, lang)
-            game = live.game
-            if kind == "flag":
-                if game.flag_mask >> (y * row.width + x) & 1:
-                    game.unflag(x, y)
-                    kind = "unflag"
-                else:
-                    game.flag(x, y)
-            else:
-                _apply(game, kind, x, y)
-            row.moves.append((kind, x, y))
-            row.guesses += guess
-            if game.is_over:
-                row.state = game.state
-                row.finished = self._clock()
-            self._store.save(row)
-            return MoveResult(self._view(live), guess, tutor)
+            plan = self._plan(live, kind, x, y, lang)
+            outcome = None if plan.job is None else plan.job.run()
+            return self._finish(live, plan, outcome)
 
-    def _first_layout(self, row: GameRow, x: int, y: int) -> Layout:
-        """Return the layout drawn at the first click ``(x, y)``: guess-free from that cell, or
-        uniformly random, with the cell and its neighbours free in both."""
-        board = Board(row.width, row.height)
-        rng = random.Random(f"mineproof-web:{row.seed}")
-        if not row.guess_free:
-            return Layout.random(board, row.mines, rng, start=(x, y), rule="opening")
-        try:
-            return generate(
-                board, row.mines, rng, rule="opening", start=(x, y), budget=40, seconds=_GENERATE_S
-            ).layout
-        except GenerationError as exc:
-            raise GenerationError(f"{exc}; try another first cell or fewer mines") from exc
+    async def move_async(
+        self, game_id: str, kind: str, x: int, y: int, lang: str, run: Runner
+    ) -> MoveResult:
+        """Play a move as :meth:`move` does, its work run by ``run`` while other games (and
+        requests) go on; moves on one game wait for each other.
 
-    def _judge(
-        self, game: Game, kind: str, x: int, y: int, lang: str
-    ) -> tuple[bool, dict[str, Any] | None]:
-        """Return whether the move opens a cell that is not proven safe, and the hint to show
-        when it does although a forced move existed (flags are not trusted)."""
+        Raises what :meth:`move` raises, and what ``run`` raises (the move is then not made).
+        """
+        _check_move(kind, lang)
+        for _ in range(8):
+            live = self._get(game_id)
+            async with live.turn:
+                if live.gone:
+                    continue  # dropped from memory while this move waited: fetch it again
+                with live.lock:
+                    plan = self._plan(live, kind, x, y, lang)
+                outcome = None if plan.job is None else await run(plan.job)
+                with live.lock:
+                    try:
+                        return self._finish(live, plan, outcome)
+                    except _Changed:
+                        continue
+        raise StoreError(f"game {game_id!r} keeps changing under this move; try again")
+
+    def _plan(self, live: _Live, kind: str, x: int, y: int, lang: str) -> _Plan:
+        """Check the move against the game and return what it needs done (lock held)."""
+        row = live.row
+        if not (0 <= x < row.width and 0 <= y < row.height):
+            raise IllegalMoveError(
+                f"cell ({x}, {y}) is outside the {row.width}x{row.height} board", cell=(x, y)
+            )
+        if row.state in ("won", "lost"):
+            raise GameOverError(f"the game is over ({row.state})")
+        limit = MOVES_PER_CELL * row.width * row.height
+        if live.moves >= limit:
+            raise IllegalMoveError(f"the game has reached its limit of {limit} moves")
+        game = live.game
+        if game is None:
+            if kind != "open":
+                return _Plan(kind, x, y, live.moves, None, first=False)
+            args = (row.width, row.height, row.mines, row.guess_free, row.seed, x, y, self.budget)
+            refusal = too_dense(row.width, row.height, row.mines) if row.guess_free else ""
+            heavy = row.guess_free and heavy_generation(row.width, row.height, row.mines)
+            job: Job[Any] = Job(first_layout, args, heavy=heavy, refusal=refusal)
+            return _Plan(kind, x, y, live.moves, job, first=True)
         if kind == "flag":
-            return False, None
+            return _Plan(kind, x, y, live.moves, None, first=False)
         position = game.position()
         i = y * position.width + x
         if kind == "open":
@@ -294,14 +427,56 @@ class Games:
             for n in game.chord_cells(x, y):
                 targets |= 1 << n
         if not targets:
-            return False, None
-        analysis = analyze(position)
-        if not targets & ~analysis.safe_mask:
-            return False, None
-        forced = analysis.safe_mask | (analysis.mine_mask & ~position.flag_mask)
-        if not forced:
-            return True, None
-        return True, hint_json(position, lang)
+            return _Plan(kind, x, y, live.moves, None, first=False)
+        return _Plan(kind, x, y, live.moves, Job(judge, (position, targets, lang)), first=False)
+
+    def _finish(self, live: _Live, plan: _Plan, outcome: Any) -> MoveResult:
+        """Make the planned move with the outcome of its work, store it, and return the result
+        (lock held). Raises :class:`_Changed` when the game moved since the plan, and
+        :class:`StoreError` when the store refuses the move: the game then leaves memory, so
+        memory and the file agree (the move is not made)."""
+        if live.gone or live.moves != plan.version:
+            raise _Changed
+        row = live.row
+        kind, x, y = plan.kind, plan.x, plan.y
+        guess, tutor = False, None
+        if live.game is None:
+            if not plan.first:  # a flag or a chord before the first click changes nothing
+                return MoveResult(self._view(live), False, None)
+            live.game = Game(Layout(Board(row.width, row.height), outcome))
+            row.layout = format(outcome, "x")
+            row.started = self._clock()
+            row.state = "playing"
+        elif plan.job is not None:
+            guess, tutor = outcome
+        game = live.game
+        try:
+            if kind == "flag":
+                if game.flag_mask >> (y * row.width + x) & 1:
+                    game.unflag(x, y)
+                    kind = "unflag"
+                else:
+                    game.flag(x, y)
+            else:
+                _apply(game, kind, x, y)
+        except BaseException:
+            if plan.first:  # the layout was drawn for nothing: forget it
+                self._drop(live)
+            raise
+        row.guesses += guess
+        if game.is_over:
+            row.state = game.state
+            row.finished = self._clock()
+        try:
+            self._store.append(row, live.moves, (kind, x, y))
+        except sqlite3.Error as exc:
+            self._drop(live)  # memory has the move, the file not: memory forgets it
+            raise StoreError(f"the move could not be stored ({exc}); it was not made") from None
+        live.moves += 1
+        view = self._view(live)
+        if game.is_over:
+            self._drop(live)  # finished: the store keeps it
+        return MoveResult(view, guess, tutor)
 
     # --- help -------------------------------------------------------------------------------
 
@@ -310,20 +485,26 @@ class Games:
         :class:`~mineproof.explain.Hint`); flags count only when the numbers prove them.
 
         Raises :class:`GameNotFound`, ``ArgumentError`` for an unknown language and
-        ``IllegalMoveError`` when the game is over.
+        ``GameOverError`` when the game is over.
         """
+        return self.hint_job(game_id, lang).run()
+
+    def hint_job(self, game_id: str, lang: str = "en") -> Job[dict[str, Any]]:
+        """Return the work of :meth:`hint`, to run elsewhere; raises as :meth:`hint` does."""
         check_lang(lang)
-        return hint_json(self._playing(game_id), lang)
+        return Job(work_hint, (self._playing(game_id), lang))
 
     def probabilities(self, game_id: str) -> dict[str, Any]:
         """Return the exact mine probability of every cell of game ``game_id`` (rows of floats,
         ``None`` for opened cells), with the cells proven safe or mined.
 
-        Raises :class:`GameNotFound`, and ``IllegalMoveError`` when the game is over.
+        Raises :class:`GameNotFound`, and ``GameOverError`` when the game is over.
         """
-        analysis = analyze(self._playing(game_id))
-        data = analysis.to_json()
-        return {k: data[k] for k in ("probabilities", "safe", "mine", "flags")}
+        return self.probabilities_job(game_id).run()
+
+    def probabilities_job(self, game_id: str) -> Job[dict[str, Any]]:
+        """Return the work of :meth:`probabilities`; raises as it does."""
+        return Job(work_probabilities, (self._playing(game_id),))
 
     def _playing(self, game_id: str) -> Position:
         """Return the player's position of a game that is not over."""
@@ -341,27 +522,14 @@ class Games:
         return self._store.stats()
 
 
-def hint_json(
-    position: Position, lang: str, trust_flags: bool = False, *, open: bool = True
-) -> dict[str, Any]:
-    """Return the hint for ``position`` as JSON data (see :meth:`~mineproof.explain.Hint.to_json`)
-    with ``label``, the level of technique in words (empty for a guess), on the hint and on each
-    of its ``steps``. In play (``open``, the default) the steps lead to a cell to open."""
-    found = hint(position, lang, trust_flags=trust_flags, open=open)
-    data = found.to_json()
-    data["label"] = "" if found.level == 0 else level_label(found.level, lang)
-    for step in data["steps"]:
-        step["label"] = level_label(step["level"], lang)
-    return data
+def _check_move(kind: str, lang: str) -> None:
+    """Raise ``ArgumentError`` for an unknown move or language."""
+    if kind not in ("open", "flag", "chord"):
+        raise ArgumentError(f"unknown move {kind!r} (expected open, flag or chord)")
+    check_lang(lang)
 
 
 def _blank(row: GameRow) -> Position:
     """Return the position of a game before its first click: every cell covered."""
     board = Board(row.width, row.height)
     return Position(board, (COVERED,) * board.size, row.mines)
-
-
-def check_lang(lang: str) -> None:
-    """Raise ``ArgumentError`` unless ``lang`` is one of the nine languages."""
-    if lang not in LANGUAGES:
-        raise ArgumentError(f"unknown language {lang!r} (expected one of {', '.join(LANGUAGES)})")

@@ -1,5 +1,5 @@
 """The web app's HTTP server: the JSON API over :class:`~mineproof.web.games.Games` and the
-page's static files, on the standard library's threading HTTP server.
+page's static files, an ASGI application served by uvicorn.
 
 Routes (cells are ``[x, y]``, x the column and y the row from the top-left):
 
@@ -11,38 +11,87 @@ Routes (cells are ``[x, y]``, x the column and y the row from the top-left):
   view, ``guess`` and ``tutor`` (the forced move that existed when a guess was made);
 - ``GET /api/games/ID/hint?lang=L``, ``GET /api/games/ID/probabilities``;
 - ``POST /api/analyze`` ``{"text", "mines"?, "trust_flags"?, "lang"?}``: the analysis of a
-  pasted or edited position, with its next hint;
+  pasted or edited position (sides up to 100, as the page's editor), with its next hint;
 - ``GET /api/stats``.
 
-Errors are JSON ``{"error": message}``: 400 for malformed JSON, a missing or mistyped field or a
-cell outside the board; 404 for an unknown game or path; 405 for a wrong method; 409 for a move
-after the end; 413 for a body over 1 MB; 415 for a POST that is not JSON; 421 for a request
-whose Host is not this server (DNS rebinding); 422 for a position no arrangement fits or a board
-that cannot be generated.
+Errors are JSON ``{"error": message}``: 400 for malformed JSON or HTTP, a missing or mistyped
+field or a cell outside the board; 404 for an unknown game or path; 405 for a wrong method; 408
+for a body not sent in time; 409 for a move after the end; 413 for a body over 1 MB; 415 for a
+POST that is not JSON; 421 for a request whose Host is not this server (DNS rebinding); 422 for
+a position no arrangement fits, a board that cannot be generated or work beyond its budget; 500
+for a move the store could not keep (it is not made); 503 with ``Retry-After`` when the worker
+pool is full.
+
+How load is borne: the event loop only routes, validates, reads and writes the store; every
+analysis, hint and generation runs in the :class:`~mineproof.web.pool.Pool` of worker
+processes, and is cancelled (its worker killed) when its client disconnects. uvicorn keeps the
+connections: at most :attr:`Limits.connections` (beyond, 503), each closed when it sends no
+complete request head for :attr:`Limits.idle_seconds` or stops reading its answer for as long;
+a body must arrive within :attr:`Limits.body_seconds` (else 408).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import logging
 import re
+import signal
+import socket
 import sys
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
+from types import FrameType
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import uvicorn
+
 from mineproof import __version__
-from mineproof.analysis import analyze
 from mineproof.errors import InconsistentPositionError, MineproofError, http_status
 from mineproof.explain import LANGUAGES
-from mineproof.formats import load_position
-from mineproof.web.games import LEVELS, MAX_SIDE, Games, check_lang, hint_json
+from mineproof.web.games import LEVELS, MAX_SIDE, Games, StoreError, check_lang
+from mineproof.web.pool import Pool, PoolFull, WorkerError
+from mineproof.web.work import MAX_TEXT, Job, analyze_text
 
-__all__ = ["App", "Response", "allowed_hosts", "make_server", "serve_in_thread"]
+__all__ = [
+    "MAX_BODY",
+    "STATIC",
+    "App",
+    "Limits",
+    "Response",
+    "Server",
+    "allowed_hosts",
+    "make_server",
+    "serve_in_thread",
+]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one client may hold of the server.
+
+    ``connections``: connections open at once (uvicorn answers 503 beyond); ``idle_seconds``: a
+    connection that sends no complete request head, or reads none of its answer, for this long
+    (checked every ``idle_seconds``, so closed after one to two times it) is closed;
+    ``keep_alive_seconds``: an idle kept-alive connection is closed after this; ``body_seconds``:
+    a request body must arrive within this (else 408).
+    """
+
+    connections: int = 256
+    idle_seconds: float = 10.0
+    keep_alive_seconds: float = 5.0
+    body_seconds: float = 10.0
+
 
 MAX_BODY = 1 << 20
 
@@ -111,28 +160,135 @@ def _field(data: dict[str, Any], name: str, kind: type, default: Any = None) -> 
 
 
 class App:
-    """The routes of the web app over one :class:`Games`.
+    """The web app as an ASGI application: the routes over one :class:`Games`, the CPU work in
+    ``pool`` (a new :class:`Pool` by default, started with the server and stopped with it).
 
     ``hosts`` are the Host names accepted (``None``: any, for a server bound to all
     interfaces on purpose).
     """
 
-    def __init__(self, games: Games, hosts: set[str] | None = None) -> None:
+    def __init__(
+        self,
+        games: Games,
+        hosts: set[str] | None = None,
+        *,
+        pool: Pool | None = None,
+        limits: Limits | None = None,
+    ) -> None:
         self.games = games
         self.hosts = hosts
+        self.pool = pool if pool is not None else Pool()
+        self.limits = limits or Limits()
+        self.startup_error: str | None = None
+        """Why the pool could not start, once the server tried."""
 
-    def handle(self, method: str, target: str, headers: dict[str, str], body: bytes) -> Response:
-        """Return the response to one request (never raises for bad input)."""
+    # --- ASGI -------------------------------------------------------------------------------
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve one ASGI connection scope (``lifespan`` or ``http``)."""
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+        elif scope["type"] == "http":
+            await self._http(scope, receive, send)
+
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        """Start the pool with the server and stop it with the server."""
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                try:
+                    await self.pool.start()
+                except Exception as exc:
+                    self.startup_error = f"cannot start the worker processes: {exc}"
+                    await send({"type": "lifespan.startup.failed", "message": str(exc)})
+                    return
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await self.pool.close()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Read the request (its body bounded in size and time), answer it; when the client
+        leaves first, cancel the work and answer nothing."""
+        raw = scope.get("raw_path") or scope["path"].encode()
+        target = raw.decode("latin-1")
+        if scope.get("query_string"):
+            target += "?" + scope["query_string"].decode("latin-1")
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        method = scope["method"]
+        body = await self._read_body(headers, receive)
+        if body is None:
+            return  # the client left
+        if isinstance(body, Response):
+            await _send(send, body)
+            return
+        work = asyncio.ensure_future(self.handle(method, target, headers, body))
+        watch = asyncio.ensure_future(_disconnected(receive))
+        try:
+            await asyncio.wait({work, watch}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if not work.done():  # the client left (or the server stops): stop the work
+                work.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await work
+            watch.cancel()
+        if work.cancelled():
+            return
+        await _send(send, work.result())
+
+    async def _read_body(
+        self, headers: dict[str, str], receive: Receive
+    ) -> bytes | Response | None:
+        """Return the request's body, an error response (413, 408) or ``None`` when the client
+        left. A body announced over :data:`MAX_BODY` is refused before it is read."""
+        close = {"Connection": "close"}
+        length = headers.get("content-length", "")
+        if length.isdigit() and int(length) > MAX_BODY:
+            return _json(413, {"error": f"the body is over {MAX_BODY} bytes"}, close)
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            async with asyncio.timeout(self.limits.body_seconds):
+                while True:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        return None
+                    chunk = message.get("body", b"")
+                    size += len(chunk)
+                    if size > MAX_BODY:
+                        return _json(413, {"error": f"the body is over {MAX_BODY} bytes"}, close)
+                    chunks.append(chunk)
+                    if not message.get("more_body", False):
+                        return b"".join(chunks)
+        except TimeoutError:
+            late = f"the body was not sent within {self.limits.body_seconds:g} s"
+            return _json(408, {"error": late}, close)
+
+    # --- routes -----------------------------------------------------------------------------
+
+    async def handle(
+        self, method: str, target: str, headers: dict[str, str], body: bytes
+    ) -> Response:
+        """Return the response to one request (never raises for bad input; cancelling it
+        cancels its work)."""
         try:
             self._check_host(headers.get("host", ""))
-            return self._route(method, target, headers, body)
+            return await self._route(method, target, headers, body)
         except _BadRequest as exc:
             return _json(exc.status, {"error": str(exc)}, exc.headers)
+        except PoolFull as exc:
+            return _json(503, {"error": str(exc)}, {"Retry-After": str(exc.retry_after)})
+        except StoreError as exc:
+            return _json(500, {"error": str(exc)})
         except MineproofError as exc:  # the status comes from the one table of errors
             data: dict[str, Any] = {"error": str(exc)}
             if isinstance(exc, InconsistentPositionError):
                 data["clues"] = [list(c) for c in exc.clues]
             return _json(http_status(exc), data)
+        except WorkerError as exc:  # a bug in a worker: its traceback, then answer
+            sys.stderr.write(f"mineproof: a worker failed:\n{exc}")
+            return _json(500, {"error": "internal error: WorkerError"})
         except Exception as exc:  # a bug: answer, log, keep serving
             traceback.print_exc(file=sys.stderr)
             return _json(500, {"error": f"internal error: {type(exc).__name__}"})
@@ -144,7 +300,9 @@ class App:
         if name.lower() not in self.hosts:
             raise _BadRequest(421, f"this server does not answer for host {host!r}")
 
-    def _route(self, method: str, target: str, headers: dict[str, str], body: bytes) -> Response:
+    async def _route(
+        self, method: str, target: str, headers: dict[str, str], body: bytes
+    ) -> Response:
         url = urlsplit(target)
         path = url.path
         query = {k: v[-1] for k, v in parse_qs(url.query).items()}
@@ -172,7 +330,7 @@ class App:
             return _json(201, view)
         if path == "/api/analyze":
             self._method(method, "POST")
-            return _json(200, self._analyze(self._body(headers, body)))
+            return _json(200, await self._analyze(self._body(headers, body)))
         found = _GAME.match(path)
         if found is None:
             raise _BadRequest(404, f"no such page {path!r}")
@@ -182,18 +340,20 @@ class App:
             return _json(200, self.games.view(game_id))
         if action == "hint":
             self._method(method, "GET")
-            return _json(200, self.games.hint(game_id, query.get("lang", "en")))
+            job = self.games.hint_job(game_id, query.get("lang", "en"))
+            return _json(200, await self.pool.run(job))
         if action == "probabilities":
             self._method(method, "GET")
-            return _json(200, self.games.probabilities(game_id))
+            return _json(200, await self.pool.run(self.games.probabilities_job(game_id)))
         self._method(method, "POST")
         data = self._body(headers, body)
-        result = self.games.move(
+        result = await self.games.move_async(
             game_id,
             action,
             _field(data, "x", int),
             _field(data, "y", int),
             _field(data, "lang", str, "en"),
+            self.pool.run,
         )
         return _json(200, {**result.view, "guess": result.guess, "tutor": result.tutor})
 
@@ -234,8 +394,7 @@ class App:
             "max_side": MAX_SIDE,
         }
 
-    @staticmethod
-    def _analyze(data: dict[str, Any]) -> dict[str, Any]:
+    async def _analyze(self, data: dict[str, Any]) -> dict[str, Any]:
         text = _field(data, "text", str)
         mines = data.get("mines")
         if mines is not None and (isinstance(mines, bool) or not isinstance(mines, int)):
@@ -243,70 +402,108 @@ class App:
         lang = _field(data, "lang", str, "en")
         check_lang(lang)
         trust = _field(data, "trust_flags", bool, False)
-        position = load_position(text.encode(), mines)
-        analysis = analyze(position, trust_flags=trust)
-        return {
-            "position": {
-                "width": position.width,
-                "height": position.height,
-                "mines": position.mines,
-                "cells": position.rows(),
-                "text": position.text(),
-            },
-            "analysis": analysis.to_json(),
-            "hint": hint_json(position, lang, trust, open=False),
-        }
-
-
-class _Handler(BaseHTTPRequestHandler):
-    """Reads a request, asks the :class:`App`, writes the response."""
-
-    protocol_version = "HTTP/1.1"
-    # Headers and body leave in two writes: without this each answer on a kept-alive
-    # connection waits for the client's delayed ACK (about 40 ms).
-    disable_nagle_algorithm = True
-    server_version = f"mineproof/{__version__}"
-    app: App
-    quiet: bool
-
-    def _serve(self) -> None:
-        headers = {k.lower(): v for k, v in self.headers.items()}
-        try:
-            length = int(headers.get("content-length", "0") or 0)
-        except ValueError:
-            length = -1
-        if length < 0 or length > MAX_BODY:
-            response = _json(
-                413 if length > 0 else 400,
-                {"error": "bad or too large body"},
-                {"Connection": "close"},
+        if len(text) > MAX_TEXT:
+            raise _BadRequest(
+                400,
+                f"the position text has {len(text)} characters: the analysis board reads at "
+                f"most {MAX_TEXT} (sides up to {MAX_SIDE})",
             )
-            self.close_connection = True
-        else:
-            body = self.rfile.read(length) if length else b""
-            response = self.app.handle(self.command, self.path, headers, body)
-        self.send_response(response.status)
-        self.send_header("Content-Type", response.content_type)
-        self.send_header("Content-Length", str(len(response.body)))
-        for k, v in {**_SECURITY_HEADERS, **response.headers}.items():
-            self.send_header(k, v)
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(response.body)
-
-    do_GET = do_POST = do_HEAD = do_PUT = do_DELETE = do_PATCH = _serve
-
-    def log_message(self, format: str, *args: Any) -> None:
-        if not self.quiet:
-            sys.stderr.write(f"{self.address_string()} {format % args}\n")
+        job = Job(analyze_text, (text, mines, trust, lang, MAX_SIDE), heavy=True)
+        result: dict[str, Any] = await self.pool.run(job)
+        return result
 
 
-class _Server(ThreadingHTTPServer):
-    """One thread per connection; a listen backlog for many clients connecting at once (a
-    browser alone opens up to six connections)."""
+async def _disconnected(receive: Receive) -> None:
+    """Return once the client has disconnected (the body has been read)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
 
-    daemon_threads = True
-    request_queue_size = 128
+
+def _raw_headers(response: Response) -> list[tuple[bytes, bytes]]:
+    headers = {
+        "Content-Type": response.content_type,
+        "Content-Length": str(len(response.body)),
+        **_SECURITY_HEADERS,
+        **response.headers,
+    }
+    return [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
+
+
+async def _send(send: Send, response: Response) -> None:
+    """Send ``response`` (uvicorn leaves out the body of an answer to HEAD)."""
+    await send(
+        {
+            "type": "http.response.start",
+            "status": response.status,
+            "headers": _raw_headers(response),
+        }
+    )
+    await send({"type": "http.response.body", "body": response.body, "more_body": False})
+
+
+class _Deadlines:
+    """What the server adds to uvicorn's HTTP/1.1 protocol: a deadline for idle and stalled
+    connections, and JSON for malformed requests.
+
+    Every ``idle_seconds`` a connection is looked at: one that was waiting for a request head
+    at the last look and still is (it sent nothing, or only part of a head), or whose answer
+    has waited for the client to read since the last look, is closed. uvicorn itself closes
+    a kept-alive connection idle after an answer, but not one that never sends a request.
+    """
+
+    idle_seconds = 10.0
+    cycle: Any
+    flow: Any
+    transport: asyncio.Transport
+    loop: asyncio.AbstractEventLoop
+
+    def connection_made(self, transport: asyncio.Transport) -> None:
+        super().connection_made(transport)  # type: ignore[misc]
+        self._last: tuple[object, bool, bool] | None = None
+        self._tick: asyncio.TimerHandle | None = self.loop.call_later(self.idle_seconds, self._look)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._tick is not None:
+            self._tick.cancel()
+            self._tick = None
+        super().connection_lost(exc)  # type: ignore[misc]
+
+    def _look(self) -> None:
+        self._tick = None
+        if self.transport.is_closing():
+            return
+        cycle = self.cycle
+        waiting = cycle is None or cycle.response_complete
+        stalled = self.flow.write_paused
+        last, self._last = self._last, (cycle, waiting, stalled)
+        same = last is not None and last[0] is cycle
+        if same and last is not None and ((waiting and last[1]) or (stalled and last[2])):
+            self.transport.abort()
+            return
+        self._tick = self.loop.call_later(self.idle_seconds, self._look)
+
+    def send_400_response(self, msg: str) -> None:
+        """Answer a request that cannot be parsed with a JSON error, and close."""
+        response = _json(400, {"error": f"malformed HTTP request: {msg}"}, {"Connection": "close"})
+        head = [b"HTTP/1.1 400 Bad Request"]
+        head += [k + b": " + v for k, v in _raw_headers(response)]
+        self.transport.write(b"\r\n".join(head) + b"\r\n\r\n" + response.body)
+        self.transport.close()
+
+
+def _protocol(idle_seconds: float) -> type:
+    """Return uvicorn's HTTP/1.1 protocol with :class:`_Deadlines`: on httptools' parser (a C
+    extension, a third of the time per request of h11's) where it is installed, else h11."""
+    base: type
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+        base = HttpToolsProtocol
+    except ImportError:  # pragma: no cover - httptools is a dependency
+        from uvicorn.protocols.http.h11_impl import H11Protocol
+
+        base = H11Protocol
+    return type("Protocol", (_Deadlines, base), {"idle_seconds": idle_seconds})
 
 
 def allowed_hosts(host: str) -> set[str] | None:
@@ -317,24 +514,110 @@ def allowed_hosts(host: str) -> set[str] | None:
     return _LOCAL_HOSTS | {host.lower(), f"[{host.lower()}]"}
 
 
-def make_server(
-    app: App, host: str = "127.0.0.1", port: int = 8000, quiet: bool = False
-) -> ThreadingHTTPServer:
-    """Return a threading HTTP server for ``app`` bound to ``host:port`` (port 0: any free
-    port); serve with ``serve_forever()``. Raises ``OSError`` when the address is taken."""
-    handler = type("Handler", (_Handler,), {"app": app, "quiet": quiet})
-    server = _Server((host, port), handler)
-    return server
+class Server:
+    """uvicorn serving an :class:`App` on a socket bound by :func:`make_server`."""
+
+    def __init__(self, app: App, sock: socket.socket, quiet: bool) -> None:
+        self.app = app
+        self.socket = sock
+        self.server_address: tuple[str, int] = sock.getsockname()[:2]
+        _logging(quiet)
+        limits = app.limits
+        protocol = _protocol(limits.idle_seconds)
+        config = uvicorn.Config(
+            app,
+            http=protocol,
+            lifespan="on",
+            log_config=None,
+            access_log=not quiet,
+            limit_concurrency=limits.connections,
+            timeout_keep_alive=max(1, round(limits.keep_alive_seconds)),
+            timeout_graceful_shutdown=2,
+            server_header=False,
+            date_header=False,
+        )
+        self._uvicorn = uvicorn.Server(config)
+
+    def serve_forever(self) -> None:
+        """Serve until :meth:`shutdown` or Ctrl+C, which (in the main thread) ends in
+        ``KeyboardInterrupt`` once the server has stopped, wherever it lands, even before
+        uvicorn takes the signal. Raises ``RuntimeError`` when the worker pool cannot start."""
+        interrupted = False
+
+        def interrupt(signum: int, frame: FrameType | None) -> None:
+            nonlocal interrupted
+            interrupted = True
+            self._uvicorn.should_exit = True
+
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, interrupt) if main else None
+        try:
+            # uvicorn takes SIGINT while it serves, and raises it again once stopped.
+            self._uvicorn.run(sockets=[self.socket])
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, previous)
+        if self.app.startup_error is not None:
+            raise RuntimeError(self.app.startup_error)
+        if interrupted:
+            raise KeyboardInterrupt
+
+    @property
+    def started(self) -> bool:
+        """Whether the server answers requests."""
+        return bool(self._uvicorn.started)
+
+    def shutdown(self) -> None:
+        """Ask the server to stop (answers under way are finished, for up to 2 s)."""
+        self._uvicorn.should_exit = True
+
+    def server_close(self) -> None:
+        """Release the socket."""
+        self.socket.close()
 
 
-def serve_in_thread(server: ThreadingHTTPServer) -> Callable[[], None]:
-    """Start ``server`` in a daemon thread; return the function that stops it."""
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+def _logging(quiet: bool) -> None:
+    """Send uvicorn's messages to standard error: its warnings, and each request unless
+    ``quiet``."""
+    for name, level in (("uvicorn.error", logging.WARNING), ("uvicorn.access", logging.INFO)):
+        logger = logging.getLogger(name)
+        logger.setLevel(logging.ERROR if quiet else level)
+        if not logger.handlers:
+            handler = logging.StreamHandler(sys.stderr)
+            handler.setFormatter(logging.Formatter("mineproof: %(message)s"))
+            logger.addHandler(handler)
+        logger.propagate = False
+
+
+def make_server(app: App, host: str = "127.0.0.1", port: int = 8000, quiet: bool = False) -> Server:
+    """Return a server for ``app`` bound to ``host:port`` (port 0: any free port); serve with
+    ``serve_forever()``. Raises ``OSError`` when the address is taken."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # Named TCP, so that asyncio turns Nagle's algorithm off on each connection: headers and
+    # body leave in two writes, and the second must not wait for the client's delayed ACK.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        if sys.platform != "win32":
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except BaseException:
+        sock.close()
+        raise
+    return Server(app, sock, quiet)
+
+
+def serve_in_thread(server: Server) -> Callable[[], None]:
+    """Start ``server`` in a daemon thread and wait until it answers; return the function that
+    stops it."""
+    thread = threading.Thread(target=server.serve_forever, daemon=True, name="mineproof-server")
     thread.start()
+    while not server.started and thread.is_alive():
+        threading.Event().wait(0.01)
 
     def stop() -> None:
         server.shutdown()
-        server.server_close()
         thread.join()
+        server.server_close()
 
     return stop
