@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from mineproof.batch import BatchRequest, run_batch
 from mineproof.board import Board, Layout
-from mineproof.cli import main
+from mineproof.cli import main, max_jobs
 from mineproof.formats import format_mbf
 from mineproof.logic import LEVEL_NAMES, solve
 from mineproof.play import play_game
@@ -336,3 +341,380 @@ def test_a_reader_that_leaves_early_gets_no_traceback() -> None:
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 1
     assert "Traceback" not in err and err == ""
+
+
+# --- Bounded and robust: caps, streaming, interruption, one-line errors ---------------------
+
+
+def _one_line(status: int, out: str, err: str, needle: str) -> None:
+    """Assert a one-line error with exit status 1 that says ``needle``, and nothing printed."""
+    assert status == 1, err
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("mineproof: error: "), err
+    assert needle in err, err
+    assert "Traceback" not in err
+
+
+@pytest.fixture
+def game_record(tmp_path: Path) -> str:
+    """Return the path of a recorded beginner game."""
+    record: dict[str, object] = {}
+    play_game(Board(9, 9), 10, random.Random(2), "classic", "best", record)
+    return write(tmp_path, "game.json", json.dumps(record))
+
+
+FORMER_TRACEBACKS = [
+    # (name, arguments, what the one line says); {tmp} a folder, {file} a file, {game} a record
+    ("speed inf", ["replay", "{game}", "--out", "{tmp}/a.svg", "--speed", "inf"], "--speed inf"),
+    ("speed nan", ["replay", "{game}", "--out", "{tmp}/a.gif", "--speed", "nan"], "--speed nan"),
+    ("speed huge", ["replay", "{game}", "--out", "{tmp}/a.gif", "--speed", "1e300"], "0.01..600"),
+    ("speed tiny", ["replay", "{game}", "--out", "{tmp}/a.svg", "--speed", "1e-300"], "0.01..600"),
+    ("header digits", ["analyze", "{digits}"], "line 1: the header's width has 4,400 digits"),
+    ("layout digits", ["solve", "{digits_layout}", "--start", "0,0"], "has 4,400 digits"),
+    (
+        "text --out a file",
+        ["generate", "--level", "beginner", "--out", "{file}"],
+        "--out {file}: not a folder",
+    ),
+    (
+        "json --out under a file",
+        ["generate", "--level", "beginner", "--format", "json", "--out", "{file}/boards"],
+        "--out {file}/boards: cannot create the folder",
+    ),
+    (
+        "mbf --out a file",
+        ["generate", "--level", "beginner", "--format", "mbf", "--out", "{file}"],
+        "not a folder",
+    ),
+    (
+        "bench --record a file",
+        ["bench", "--level", "beginner", "--games", "2", "--record", "{file}"],
+        "--record {file}: not a folder",
+    ),
+    (
+        "scheduler with a space",
+        ["generate", "--level", "beginner", "--scheduler", "foo bar"],
+        "--scheduler 'foo bar' is not a scheduler address",
+    ),
+    (
+        "scheduler without host",
+        ["bench", "--level", "beginner", "--scheduler", "tcp://"],
+        "--scheduler 'tcp://' is not a scheduler address",
+    ),
+    ("hint --svg .", ["hint", "{position}", "--svg", "."], "cannot write .: is a directory"),
+    ("hint --svg folder", ["hint", "{position}", "--svg", "{tmp}"], "is a directory"),
+    ("endless input", ["analyze", "/dev/zero"], "larger than 67,108,864 bytes"),
+    ("tampered start", ["replay", "{bad_start}", "--out", "{tmp}/a.svg"], "field 'start'"),
+    ("unknown action", ["replay", "{bad_action}", "--out", "{tmp}/a.svg"], "field 'action'"),
+]
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"), [c[1:] for c in FORMER_TRACEBACKS], ids=[c[0] for c in FORMER_TRACEBACKS]
+)
+def test_former_tracebacks_are_one_line(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    game_record: str,
+    argv: list[str],
+    needle: str,
+) -> None:
+    record = json.loads(Path(game_record).read_text())
+    start = dict(record, start=[1, 0])
+    action = json.loads(json.dumps(record))
+    action["moves"][1]["action"] = "dig"
+    files = {
+        "tmp": str(tmp_path),
+        "game": game_record,
+        "file": write(tmp_path, "a-file", "not a folder"),
+        "digits": write(tmp_path, "d.txt", "9" * 4400 + "x1x1\nH\n"),
+        "digits_layout": write(tmp_path, "d.layout", "9" * 4400 + "x1x1\n*\n"),
+        "position": write(tmp_path, "p.txt", "3x1x1\n1H1\n"),
+        "bad_start": write(tmp_path, "start.json", json.dumps(start)),
+        "bad_action": write(tmp_path, "action.json", json.dumps(action)),
+    }
+    before = sorted(tmp_path.rglob("*"))
+    status, out, err = run(capsys, *[a.format(**files) for a in argv])
+    _one_line(status, out, err, needle.format(**files))
+    assert sorted(tmp_path.rglob("*")) == before  # nothing half-written left
+
+
+def test_a_bad_argument_does_not_blame_the_file(
+    capsys: pytest.CaptureFixture[str], game_record: str
+) -> None:
+    # The file was read fine: the error is the flag's, and says so without naming the file.
+    status, out, err = run(capsys, "replay", game_record, "--out", "x.svg", "--speed", "0")
+    _one_line(status, out, err, "--speed 0 is outside")
+    assert game_record not in err
+
+
+CAPS = [
+    (["generate", "--level", "beginner", "--jobs", "0"], "--jobs 0 is outside 1.."),
+    (["generate", "--level", "beginner", "--jobs", "100000"], "--jobs 100000 is outside 1.."),
+    (["bench", "--level", "beginner", "--jobs", "100000"], "processes per CPU"),
+    (["bench", "--level", "beginner", "--games", "0"], "--games 0 is outside 1..10,000,000"),
+    (
+        ["bench", "--level", "beginner", "--games", "1000000000000"],
+        "--games 1000000000000 is outside 1..10,000,000",
+    ),
+    (["generate", "--level", "beginner", "--count", "0"], "--count 0 is outside 1..1,000,000"),
+    (
+        ["generate", "--level", "beginner", "--count", "100000000"],
+        "--count 100000000 is outside 1..1,000,000",
+    ),
+    (["replay", "x.json", "--out", "x.gif", "--scale", "9"], "--scale 9 is outside 1..8"),
+    (["bench", "--width", "256", "--height", "2", "--mines", "1"], "--width 256 is outside 1..255"),
+    (["solve", str(LAYOUT), "--start", "30,0"], "--start 30,0 is outside the 30x16 board of"),
+]
+
+
+@pytest.mark.parametrize(("argv", "needle"), CAPS, ids=[" ".join(c[0][-2:]) for c in CAPS])
+def test_flags_have_caps(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:
+    started = time.perf_counter()
+    status, out, err = run(capsys, *argv)
+    _one_line(status, out, err, needle)
+    assert time.perf_counter() - started < 5  # refused before any work
+
+
+def test_jobs_cap_follows_the_cpus() -> None:
+    assert max_jobs() >= 4 and max_jobs() % 4 == 0
+
+
+@pytest.mark.parametrize("flag", ["--games", "--count", "--jobs", "--seed"])
+def test_a_number_of_thousands_of_digits_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], flag: str
+) -> None:
+    command = "bench" if flag == "--games" else "generate"
+    with pytest.raises(SystemExit) as exc:
+        main([command, "--level", "beginner", flag, "9" * 5000])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    last = err.splitlines()[-1]
+    assert "5,000 digits is too large" in last and "Traceback" not in err and len(last) < 200
+
+
+def test_mines_with_a_level_replaces_its_mine_count(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "generate", "--level", "beginner", "--mines", "12", "--seed", "4")
+    assert status == 0 and out.splitlines()[1] == "9x9x12"
+    args = ["bench", "--level", "beginner", "--mines", "12", "--games", "2", "--json"]
+    status, out, _ = run(capsys, *args)
+    assert status == 0 and json.loads(out)["games"] == 2
+    status, out, _ = run(capsys, "bench", "--level", "beginner", "--mines", "12", "--games", "2")
+    assert out.startswith("9x9/12,")
+    status, out, err = run(capsys, "generate", "--level", "expert", "--mines", "500")
+    _one_line(status, out, err, "500 mines do not fit")
+    status, out, err = run(capsys, "generate", "--level", "expert", "--height", "20")
+    _one_line(status, out, err, "--height goes with --width, not --level")
+
+
+@pytest.mark.parametrize(
+    ("text", "flags", "needle"),
+    [
+        ("3x1x1\n01F\n", [], "every safe cell is open and every mine flagged, the game is won"),
+        ("3x1x1\n01F\n", ["--trust-flags"], "the game is won"),
+        ("2x1x0\n00\n", [], "nothing to hint: every cell is open"),
+        ("3x1x1\nF1F\n", [], "every covered cell is flagged, and not every flag is proven"),
+    ],
+)
+def test_hint_on_a_finished_position_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, flags: list[str], needle: str
+) -> None:
+    path = write(tmp_path, "done.txt", text)
+    status, out, err = run(capsys, "hint", path, *flags)
+    _one_line(status, out, err, needle)
+    status, out, err = run(capsys, "hint", path, "--json", *flags)
+    assert status == 1 and json.loads(out) == {"error": err.split(": ", 3)[-1].strip()}
+
+
+def test_analyze_json_on_an_impossible_position_prints_the_conflict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ring = write(tmp_path, "ring.txt", "5x5x4\nHHHHH\nH121H\nH202H\nH121H\nHHHHH\n")
+    status, out, err = run(capsys, "analyze", ring, "--json")
+    assert status == 1 and err.count("\n") == 1 and "no arrangement" in err
+    data = json.loads(out)
+    assert data == {
+        "error": data["error"],
+        "clues": [[1, 1], [2, 1], [1, 2]],
+        "uses_mine_total": False,
+    }
+    assert data["error"] in err
+    total = write(tmp_path, "total.txt", "3x1x0\n1HH\n")
+    status, out, _ = run(capsys, "analyze", total, "--json")
+    assert status == 1 and json.loads(out)["uses_mine_total"] is True
+    malformed = write(tmp_path, "bad.txt", "3x1x1\n1X1\n")
+    status, out, _ = run(capsys, "analyze", malformed, "--json")
+    assert status == 1 and {"line": 2, "column": 2}.items() <= json.loads(out).items()
+    status, out, _ = run(capsys, "bench", "--level", "beginner", "--games", "0", "--json")
+    assert status == 1 and json.loads(out)["argument"] == "--games"
+
+
+def _boards(text: str) -> list[str]:
+    """Split printed text boards (a '# board' line, the header, the rows) into boards."""
+    return ["# board" + b for b in text.split("# board")[1:]]
+
+
+def test_generate_stops_mid_way_with_the_boards_made_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mineproof.batch import BatchRequest
+    from mineproof.generate import GenerationError
+
+    make = BatchRequest.make
+
+    def third_fails(self: BatchRequest, index: int) -> object:
+        if index == 2:
+            raise GenerationError("no board found (simulated)")
+        return make(self, index)
+
+    monkeypatch.setattr(BatchRequest, "make", third_fails)
+    args = ["generate", "--level", "beginner", "--count", "5", "--seed", "8"]
+    status, out, err = run(capsys, *args)
+    assert status == 1 and err == "mineproof: error: no board found (simulated)\n"
+    assert len(_boards(out)) == 2 and out.endswith("\n")
+    folder = tmp_path / "mbf"
+    status, out, err = run(capsys, *args, "--format", "mbf", "--out", str(folder))
+    assert status == 1 and "simulated" in err
+    listed = [json.loads(line)["file"] for line in (folder / "manifest.jsonl").open()]
+    assert listed == ["board-00001.mbf", "board-00002.mbf"]
+    assert sorted(p.name for p in folder.iterdir()) == [*listed, "manifest.jsonl"]
+
+
+def test_generate_into_a_folder_replaces_the_earlier_batch(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "boards"
+    args = ["generate", "--level", "beginner", "--format", "mbf", "--out", str(folder)]
+    assert run(capsys, *args, "--count", "4", "--seed", "1")[0] == 0
+    (folder / "notes.txt").write_text("mine")
+    (folder / "board-00009.mbf.tmp").write_bytes(b"half")  # left by a killed run
+    status, out, _ = run(capsys, *args, "--count", "2", "--seed", "2")
+    assert status == 0 and out == f"wrote 2 boards and manifest.jsonl to {folder}\n"
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == ["board-00001.mbf", "board-00002.mbf", "manifest.jsonl", "notes.txt"]
+    text = ["generate", "--level", "beginner", "--count", "3", "--out", str(tmp_path / "t")]
+    status, out, _ = run(capsys, *text)
+    assert status == 0 and out.startswith("wrote 3 boards to ")
+    assert len(_boards((tmp_path / "t" / "boards.txt").read_text())) == 3
+
+
+def _proc_children(pid: int) -> set[int]:
+    """Return the ids of the processes whose parent is ``pid`` (from /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2 :].split()
+            if int(fields[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Return whether process ``pid`` exists and is not a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+def _wait_for(condition: Callable[[], bool], seconds: float = 30) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+GENERATE_MANY = [sys.executable, "-m", "mineproof.cli", "generate", "--level", "beginner"]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+def test_workers_die_with_their_parent(tmp_path: Path) -> None:
+    args = [*GENERATE_MANY, "--count", "100000", "--jobs", "2", "--seed", "1"]
+    proc = subprocess.Popen(
+        [*args, "--format", "mbf", "--out", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert _wait_for(lambda: len(_proc_children(proc.pid)) >= 2), "no workers started"
+        workers = _proc_children(proc.pid)
+        proc.kill()  # SIGKILL: the parent has no chance to end them itself
+        proc.wait(timeout=10)
+        assert _wait_for(lambda: not any(_running(w) for w in workers), 10), "workers outlived"
+    finally:
+        proc.kill()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+def test_ctrl_c_leaves_the_boards_whole_and_the_manifest_exact(tmp_path: Path) -> None:
+    folder = tmp_path / "boards"
+    args = [*GENERATE_MANY, "--count", "99999", "--jobs", "2", "--seed", "6"]
+    proc = subprocess.Popen(
+        [*args, "--format", "mbf", "--out", str(folder)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # its own process group, as a terminal's Ctrl+C reaches
+    )
+    manifest = folder / "manifest.jsonl"
+    try:
+        ready = _wait_for(lambda: manifest.exists() and manifest.read_text().count("\n") >= 4)
+        assert ready, "no boards written"
+        workers = _proc_children(proc.pid)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert (proc.returncode, out, err) == (130, b"", b"")
+    assert _wait_for(lambda: not any(_running(w) for w in workers), 10)
+    lines = manifest.read_text().splitlines()
+    listed = [json.loads(line)["file"] for line in lines]
+    assert sorted(p.name for p in folder.iterdir()) == sorted([*listed, "manifest.jsonl"])
+    assert listed == [f"board-{i:05d}.mbf" for i in range(1, len(listed) + 1)]
+    # The boards are those of the same seed made by one process.
+    request = BatchRequest(Board(9, 9), 10, "opening", None, 5, 1, seed=6)
+    for item in run_batch(request, len(listed)):
+        assert (folder / listed[item.index]).read_bytes() == format_mbf(item.generated.layout)
+
+
+def test_boards_are_printed_as_they_are_made_and_ctrl_c_keeps_them_whole() -> None:
+    proc = subprocess.Popen(
+        [*GENERATE_MANY, "--count", "100000", "--seed", "3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        assert proc.stdout is not None
+        first = [proc.stdout.readline() for _ in range(11)]  # a board: 11 lines
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130 and err == b""
+    text = b"".join(first).decode() + out.decode()
+    boards = _boards(text)
+    assert text.endswith("\n") and all(len(b.splitlines()) == 11 for b in boards)
+    request = BatchRequest(Board(9, 9), 10, "opening", None, 5, 1, seed=3)
+    assert [item.to_text(3) + "\n" for item in run_batch(request, len(boards))] == boards
+
+
+def test_a_reader_that_leaves_analyze_early_gets_no_traceback(tmp_path: Path) -> None:
+    # `mineproof analyze big | head`: about 260 KB of grid, more than a pipe holds.
+    path = write(tmp_path, "big.txt", "255x255x100\n" + ("H" * 255 + "\n") * 255)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mineproof.cli", "analyze", path],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.read(10)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 1 and err == ""

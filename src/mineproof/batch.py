@@ -7,7 +7,7 @@ depends on nothing but its seed and index; jobs only change which process makes 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +19,7 @@ from mineproof.logic import Engine, Grade, grade
 from mineproof.parallel import ordered_map
 from mineproof.position import Position
 
-__all__ = ["BatchItem", "BatchRequest", "board_rng", "pre_revealed", "run_batch"]
+__all__ = ["BatchItem", "BatchRequest", "board_rng", "iter_batch", "pre_revealed", "run_batch"]
 
 
 def board_rng(seed: int, index: int) -> random.Random:
@@ -128,6 +128,21 @@ def pre_revealed(generated: Generated, rounds: int) -> Position:
     return engine.position()
 
 
+def iter_batch(
+    request: BatchRequest, count: int, jobs: int = 1, executor: Executor | None = None
+) -> Generator[BatchItem, None, None]:
+    """Yield ``count`` boards of ``request`` in index order, each as soon as it is made.
+
+    ``jobs`` processes make them (or the ``executor``, a Dask client's ``get_executor()``,
+    say); a few boards at most are made ahead of the one yielded, so memory does not grow with
+    ``count``. The boards are the same whatever ``jobs``. Close the iterator (or let it go) to
+    stop early: the local workers are ended at once. Raises what :meth:`BatchRequest.make`
+    raises (``ArgumentError`` when no board meets the request), once the boards before are
+    yielded.
+    """
+    return ordered_map(request.make, range(count), jobs, executor)
+
+
 def run_batch(
     request: BatchRequest,
     count: int,
@@ -138,10 +153,11 @@ def run_batch(
     """Return ``count`` boards of ``request`` in index order, made by ``jobs`` processes.
 
     An ``executor`` given (a Dask client's ``get_executor()``, say) is used instead of a local
-    process pool. ``progress`` is called with the number of boards done after each one.
+    process pool. ``progress`` is called with the number of boards done after each one. (To
+    handle each board as it is made, without holding them all, use :func:`iter_batch`.)
     """
     items = []
-    for item in ordered_map(request.make, range(count), jobs, executor):
+    for item in iter_batch(request, count, jobs, executor):
         items.append(item)
         if progress:
             progress(len(items))

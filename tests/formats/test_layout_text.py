@@ -88,3 +88,8 @@ def test_mine_count_must_match_header() -> None:
     ) as info:
         parse_layout_text("3x2x3\n*..\n..*")
     assert info.value.line == 1
+
+
+def test_a_header_of_thousands_of_digits_is_one_error() -> None:
+    with pytest.raises(FormatError, match="line 1: the header's height has 5,000 digits"):
+        parse_layout_text("3x" + "1" * 5000 + "x1\n*..")

@@ -73,10 +73,10 @@ def test_read_bytes_other_errors(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, error: OSError, reason: str
 ) -> None:
     # Simulated: the tests may run as root, who can read a file of mode 000.
-    def fail(self: Path) -> bytes:
+    def fail(self: Path, *args: object, **kwargs: object) -> bytes:
         raise error
 
-    monkeypatch.setattr(Path, "read_bytes", fail)
+    monkeypatch.setattr(Path, "open", fail)
     with pytest.raises(FormatError, match=rf": {reason}$"):
         read_bytes(str(tmp_path / "f"))
 
@@ -84,6 +84,22 @@ def test_read_bytes_other_errors(
 def test_read_bytes_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "stdin", _FakeStdin(b"\x03\x01\x00\x00"))
     assert read_bytes("-") == b"\x03\x01\x00\x00"
+
+
+def test_read_bytes_stops_at_the_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # An endless input (/dev/zero) ends in an error once past the limit, not in exhausted
+    # memory; only the limit and one byte are read.
+    path = tmp_path / "big"
+    path.write_bytes(b"1" * 101)
+    assert read_bytes(str(path), limit=101) == b"1" * 101
+    with pytest.raises(FormatError, match="larger than 100 bytes"):
+        read_bytes(str(path), limit=100)
+    monkeypatch.setattr(sys, "stdin", _FakeStdin(b"\x00" * 11))
+    with pytest.raises(FormatError, match="larger than 10 bytes"):
+        read_bytes("-", limit=10)
+    if Path("/dev/zero").exists():
+        with pytest.raises(FormatError, match="larger than"):
+            read_bytes("/dev/zero")
 
 
 # load_position
@@ -203,3 +219,22 @@ def test_shared_positions_round_trip() -> None:
             assert load_position(grid, mines=record["mines"]) == position, where
             count += 1
     assert count > 0
+
+
+@pytest.mark.parametrize("part", [0, 1, 2])
+def test_a_header_number_of_thousands_of_digits_is_one_error(part: int) -> None:
+    # Python refuses to read an int of over 4,300 digits (a ValueError, not a FormatError):
+    # the header is refused first, naming the line and the number.
+    numbers = ["3", "1", "1"]
+    numbers[part] = "9" * 4400
+    text = "\n" + "x".join(numbers) + "\n1H1\n"
+    name = ("width", "height", "mine total")[part]
+    pattern = rf"^line 2: the header's {name} has 4,400 digits: no board is that large"
+    with pytest.raises(FormatError, match=pattern):
+        load_position(text.encode())
+    with pytest.raises(FormatError, match=pattern):
+        load_layout(text.replace("1H1", "*..").encode())
+
+
+def test_leading_zeros_are_not_digits_too_many() -> None:
+    assert load_position(b"0000000000003x1x1\n1H1").width == 3

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -14,11 +15,19 @@ from PIL import Image, ImageSequence
 
 from mineproof.board import Board
 from mineproof.cli import main
-from mineproof.errors import FormatError
+from mineproof.errors import ArgumentError, FormatError
 from mineproof.formats import parse_layout_text
 from mineproof.game import Game
 from mineproof.play import play_game
-from mineproof.play.replay import animation_gif, animation_svg, gif_delays, load_record, replay
+from mineproof.play.replay import (
+    MAX_GIF_PIXELS,
+    animation_gif,
+    animation_svg,
+    check_record,
+    gif_delays,
+    load_record,
+    replay,
+)
 from mineproof.position import COVERED, FLAG
 from mineproof.render.raster import EXPLODED, MINE, TILE, WRONG_FLAG
 from mineproof.render.svg import NUMBER_COLOURS
@@ -183,7 +192,12 @@ def test_gif_of_a_lost_game_crosses_out_a_wrong_flag() -> None:
         for x in range(9)
         if layout[y][x] != "*" and [x, y] not in record["moves"][0]["opened"]
     )
-    wrong = {"action": "flag", "cell": [x, y], "opened": [], "reason": {"kind": "forced"}}
+    wrong = {
+        "action": "flag",
+        "cell": [x, y],
+        "opened": [],
+        "reason": {"kind": "forced", "by": "one clue"},
+    }
     record["moves"].insert(1, wrong)
     check_gif(record, animation_gif(record), 0.15)
     assert WRONG_FLAG in expected_states(record)[-1]
@@ -218,3 +232,161 @@ def test_cli_record_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert width == 3 * int.from_bytes(gif.read_bytes()[6:8], "little") == 9 * 16 * 3
     assert main(["replay", str(files[0]), "--out", str(big), "--scale", "9"]) == 1
     assert "--scale 9 is outside 1..8" in capsys.readouterr().err
+
+
+# Every field of a record is checked: each tampering below ends in one FormatError that names
+# the field (and the move), never in a traceback or a replay that accepts it.
+
+_DELETE = object()
+_TAMPERED: list[tuple[str, tuple[Any, ...], Any, str]] = [
+    # (name, path to the field, new value or _DELETE, what the message says)
+    ("width missing", ("width",), _DELETE, "missing width"),
+    ("width a string", ("width",), "9", "field 'width' must be an int from 1 to 255"),
+    ("width a float", ("width",), 9.0, "field 'width' must be an int"),
+    ("width a bool", ("width",), True, "field 'width' must be an int"),
+    ("width 0", ("width",), 0, "field 'width' must be an int from 1 to 255, not 0"),
+    ("width 256", ("width",), 256, "not 256"),
+    ("width NaN", ("width",), float("nan"), "field 'width'"),
+    ("height huge", ("height",), 10**400, "field 'height'"),
+    ("mines negative", ("mines",), -1, "field 'mines' must be an int from 0 to 81"),
+    ("mines disagree", ("mines",), 11, "field 'layout' holds 10 mines, field 'mines' says 11"),
+    ("seed negative", ("seed",), -5, "field 'seed' must be an int from 0"),
+    ("index a list", ("index",), [1], "field 'index'"),
+    ("unknown rules", ("rules",), "hard", "field 'rules' must be one of classic, modern"),
+    ("unknown strategy", ("strategy",), "luck", "field 'strategy' must be one of"),
+    ("unknown outcome", ("outcome",), "draw", "field 'outcome' must be one of won, lost, stuck"),
+    ("unknown field", ("cheat",), 1, "unknown field 'cheat'"),
+    ("layout a string", ("layout",), ".........", "field 'layout' must be a list of 9 rows"),
+    ("layout short", ("layout",), ["........."] * 8, "field 'layout' must be a list of 9 rows"),
+    ("layout row short", ("layout", 4), "....", "field 'layout', row 5: expected 9 characters"),
+    ("layout row char", ("layout", 8), "....x....", "field 'layout', row 9"),
+    ("layout row int", ("layout", 0), 5, "field 'layout', row 1"),
+    ("start outside", ("start",), [9, 0], "field 'start' must be a cell [x, y] of the 9x9"),
+    ("start negative", ("start",), [-1, 0], "field 'start' must be a cell"),
+    ("start floats", ("start",), [0.0, 0.0], "field 'start' must be a cell"),
+    ("start three", ("start",), [0, 0, 0], "field 'start' must be a cell"),
+    ("start elsewhere", ("start",), [4, 8], "classic rules start at (0, 0) [A1], not (4, 8)"),
+    ("start a mine", ("start",), [5, 0], "the start cell (5, 0) [F1] is a mine"),
+    ("moves empty", ("moves",), [], "field 'moves' must be a non-empty list"),
+    ("moves a dict", ("moves",), {}, "field 'moves' must be a non-empty list"),
+    ("move a list", ("moves", 1), [], "move 2 must be a JSON object"),
+    ("move field missing", ("moves", 1, "cell"), _DELETE, "move 2: missing cell"),
+    ("move field unknown", ("moves", 1, "why"), "x", "move 2: unknown field 'why'"),
+    ("unknown action", ("moves", 1, "action"), "dig", "move 2: field 'action' must be one of"),
+    ("action chord", ("moves", 4, "action"), "chord", "move 5: field 'action'"),
+    ("cell outside", ("moves", 1, "cell"), [2, 9], "move 2: field 'cell' must be a cell"),
+    ("cell a string", ("moves", 1, "cell"), "C3", "move 2: field 'cell'"),
+    ("opened a dict", ("moves", 1, "opened"), {}, "move 2: field 'opened' must be a list"),
+    ("opened outside", ("moves", 1, "opened", 0), [9, 9], "move 2: field 'opened', cell 1"),
+    ("opened other", ("moves", 1, "opened"), [[2, 3]], "move 2 at C3 opens other cells"),
+    ("flag opens", ("moves", 3, "opened"), [[1, 3]], "move 4: a flag opens no cell"),
+    ("reason missing", ("moves", 1, "reason"), _DELETE, "move 2: missing reason"),
+    ("reason a string", ("moves", 1, "reason"), "forced", "move 2: field 'reason' must be"),
+    ("reason unknown kind", ("moves", 1, "reason", "kind"), "hunch", "field 'reason.kind'"),
+    ("reason no by", ("moves", 1, "reason", "by"), _DELETE, "move 2: missing reason.by"),
+    ("reason unknown by", ("moves", 1, "reason", "by"), "magic", "field 'reason.by'"),
+    ("reason extra", ("moves", 1, "reason", "p"), 0.5, "unknown field 'reason.p'"),
+    ("second start", ("moves", 1, "reason"), {"kind": "start"}, "only it, has reason 'start'"),
+    ("first not start", ("moves", 0, "reason"), {"kind": "forced", "by": "one clue"}, "move 1"),
+    ("first elsewhere", ("moves", 0, "cell"), [1, 0], "must open the start cell (0, 0)"),
+    ("first a flag", ("moves", 0, "action"), "flag", "move 1: the first move must open"),
+    ("guess a flag", ("moves", 2, "action"), "flag", "move 3: a guess opens a cell"),
+    ("probability 2", ("moves", 2, "reason", "probability"), 2, "from 0 to 1, not 2"),
+    ("probability NaN", ("moves", 2, "reason", "probability"), float("nan"), "from 0 to 1"),
+    ("probability text", ("moves", 2, "reason", "probability"), "0.1", "from 0 to 1"),
+    ("guess strategy", ("moves", 2, "reason", "strategy"), "logic", "'reason.strategy'"),
+    ("outcome changed", ("outcome",), "lost", "the replay ends won, the record says lost"),
+]
+
+
+def _tampered(path: tuple[Any, ...], value: Any) -> dict[str, Any]:
+    record = recorded(2)
+    record.update(seed=2, index=0)
+    place: Any = record
+    for key in path[:-1]:
+        place = place[key]
+    if value is _DELETE:
+        del place[path[-1]]
+    else:
+        place[path[-1]] = value
+    return record
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "needle"), [t[1:] for t in _TAMPERED], ids=[t[0] for t in _TAMPERED]
+)
+def test_every_field_of_a_record_is_checked(path: tuple[Any, ...], value: Any, needle: str) -> None:
+    record = _tampered(path, value)
+    with pytest.raises(FormatError) as caught:
+        replay(load_record(json.dumps(record)))
+    assert needle in str(caught.value)
+    with pytest.raises(FormatError):
+        animation_gif(record)
+
+
+def test_the_untampered_record_replays() -> None:
+    record = _tampered(("seed",), 2)
+    assert replay(load_record(json.dumps(record))).state == "won"
+
+
+@pytest.mark.parametrize(
+    ("move", "needle"),
+    [
+        ({"action": "open", "cell": [0, 0]}, "move 5 (open A1): the cell is already open"),
+        ({"action": "flag", "cell": [0, 0]}, "move 5 (flag A1): the cell is already open"),
+        ({"action": "flag", "cell": [1, 3]}, "move 5 (flag B4): the cell is already flagged"),
+        ({"action": "open", "cell": [1, 3]}, "move 5 (open B4): the cell is flagged"),
+    ],
+)
+def test_moves_the_rules_forbid_are_named(move: dict[str, Any], needle: str) -> None:
+    record = recorded(2)
+    extra = {"opened": [], "reason": {"kind": "forced", "by": "one clue"}, **move}
+    record["moves"].insert(4, extra)
+    with pytest.raises(FormatError, match=re.escape(needle)):
+        replay(record)
+
+
+def test_a_move_after_the_end_is_named() -> None:
+    record = recorded(7)  # lost on its second move
+    reason = {"kind": "forced", "by": "one clue"}
+    record["moves"].append({"action": "flag", "cell": [8, 8], "opened": [], "reason": reason})
+    with pytest.raises(FormatError, match=r"move 3 \(flag I9\) comes after the end of the game"):
+        replay(record)
+
+
+def test_modern_rules_keep_the_opening_free() -> None:
+    record = recorded(2)
+    record["rules"] = "modern"
+    with pytest.raises(FormatError, match=r"modern rules start at \(3, 3\)"):
+        replay(record)
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("", "not a recorded game: Expecting value"),
+        ("[1, 2]", "expected a JSON object, not [1, 2]"),
+        ('{"width": 9}', "missing height, mines, layout, start, moves, outcome"),
+        ("[" * 100_000, "not a recorded game"),
+        ('{"width": 1' + "0" * 5000 + "}", "not a recorded game"),
+        ('{"width": 9,\n "height": }', "line 2, column 12"),
+    ],
+)
+def test_text_that_is_not_a_record(text: str, needle: str) -> None:
+    with pytest.raises(FormatError) as caught:
+        load_record(text)
+    assert needle in str(caught.value)
+
+
+def test_more_moves_than_cells() -> None:
+    record = recorded(2)
+    record["moves"] += [record["moves"][-1]] * 81
+    with pytest.raises(FormatError, match="more than the 81 cells"):
+        check_record(record)
+
+
+def test_a_gif_too_large_for_memory_is_refused() -> None:
+    record = recorded(0, "logic", size=(255, 20, 10))
+    with pytest.raises(ArgumentError, match=r"at scale 8 would have 32640x2560 pixels"):
+        animation_gif(record, scale=8)
+    assert MAX_GIF_PIXELS == 4096 * 4096

@@ -33,7 +33,7 @@ def parse_layout_text(text: str) -> Layout:
     if not lines:
         raise FormatError("empty input: expected a 'WxHxM' line and the layout rows")
     n0, header = lines[0]
-    size = parse_header(header)
+    size = parse_header(header, n0)
     if size is None:
         raise FormatError(
             "expected a 'WxHxM' header such as 30x16x99", line=n0, excerpt=header.strip()

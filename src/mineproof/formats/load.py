@@ -14,7 +14,12 @@ from mineproof.formats.mbf import parse_mbf
 from mineproof.formats.mstoollib import parse_grid
 from mineproof.position import Position
 
-__all__ = ["load_layout", "load_position", "read_bytes"]
+__all__ = ["MAX_INPUT_BYTES", "load_layout", "load_position", "read_bytes"]
+
+MAX_INPUT_BYTES = 64 * 2**20
+"""The most :func:`read_bytes` reads: 64 MiB, far above any position (a 255x255 one is 65 KB as
+text, about 1 MB as an indented ms-toollib grid), layout (MBF: at most 131 KB) or recorded game
+(a few MB), and far below what would exhaust memory (``/dev/zero`` never ends)."""
 
 _REASONS = {
     errno.ENOENT: "no such file",
@@ -30,19 +35,29 @@ _POSITION_FORMATS = (
 )
 
 
-def read_bytes(path: str) -> bytes:
+def read_bytes(path: str, limit: int = MAX_INPUT_BYTES) -> bytes:
     """Return the bytes of the file at ``path``, or of standard input when ``path`` is ``-``.
 
     Raises ``FormatError("cannot read PATH: REASON")`` when the file cannot be read, with a short
-    reason such as ``no such file``, ``permission denied`` or ``is a directory``.
+    reason such as ``no such file``, ``permission denied`` or ``is a directory``, and
+    ``FormatError`` when there are more than ``limit`` bytes (64 MiB by default; no more is
+    read).
     """
     if path == "-":
-        return sys.stdin.buffer.read()
-    try:
-        return Path(path).read_bytes()
-    except OSError as exc:
-        reason = _REASONS.get(exc.errno or 0) or (exc.strerror or str(exc)).lower()
-        raise FormatError(f"cannot read {path}: {reason}") from exc
+        data = sys.stdin.buffer.read(limit + 1)
+    else:
+        try:
+            with Path(path).open("rb") as file:
+                data = file.read(limit + 1)
+        except OSError as exc:
+            reason = _REASONS.get(exc.errno or 0) or (exc.strerror or str(exc)).lower()
+            raise FormatError(f"cannot read {path}: {reason}") from exc
+    if len(data) > limit:
+        raise FormatError(
+            f"the input is larger than {limit:,} bytes, more than any position, layout or "
+            "recorded game"
+        )
+    return data
 
 
 def _decode(data: bytes) -> str:
@@ -74,7 +89,7 @@ def load_position(data: bytes, mines: int | None = None) -> Position:
     if not lines:
         raise FormatError(f"empty input: {_POSITION_FORMATS}")
     n0, first = lines[0]
-    if parse_header(first) is None:
+    if parse_header(first, n0) is None:
         raise FormatError(
             f"unrecognised position: {_POSITION_FORMATS}", line=n0, excerpt=first.strip()[:40]
         )
@@ -87,7 +102,7 @@ def load_position(data: bytes, mines: int | None = None) -> Position:
 def _looks_like_layout_text(text: str) -> bool:
     """Return whether the first non-blank line is a header and the rest are ``*``/``.`` rows."""
     lines = content_lines(text)
-    if not lines or parse_header(lines[0][1]) is None:
+    if not lines or parse_header(lines[0][1], lines[0][0]) is None:
         return False
     return all(set(line.strip()) <= {MINE, SAFE} for _, line in lines[1:])
 
@@ -109,7 +124,7 @@ def load_layout(data: bytes) -> Layout:
     if _looks_like_layout_text(text):
         return parse_layout_text(text)
     lines = content_lines(text)
-    if lines and parse_header(lines[0][1]) is not None:
+    if lines and parse_header(lines[0][1], lines[0][0]) is not None:
         try:
             return parse_mbf(data)
         except FormatError:

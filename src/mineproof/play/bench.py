@@ -112,33 +112,35 @@ def run_bench(
 ) -> BenchSummary:
     """Play ``games`` games of ``request``; ``progress(done, wins)`` is called along the way.
 
-    With ``request.record``, ``keep`` receives each game's record, in game order.
+    With ``request.record``, ``keep`` receives each game's record, in game order. Only
+    running totals are kept and games are handed out a few chunks ahead of the results taken
+    back, so memory does not grow with ``games``. Raises what ``keep`` raises (the games
+    already played are lost with it).
     """
     start = time.perf_counter()
     size = max(1, min(50, games // (max(jobs, 1) * 20)))
-    chunks = [range(i, min(games, i + size)) for i in range(0, games, size)]
-    results: list[tuple[GameResult, float]] = []
-    wins = 0
-
-    def take(batch: list[Played]) -> None:
-        nonlocal wins
+    chunks = (range(i, min(games, i + size)) for i in range(0, games, size))
+    done = wins = losses = stuck = guesses = 0
+    cpu_seconds = 0.0
+    # Running totals only: memory does not grow with the number of games.
+    for batch in ordered_map(request.play_many, chunks, jobs, executor):
         for result, cpu, record in batch:
-            results.append((result, cpu))
+            done += 1
+            wins += result.outcome == "won"
+            losses += result.outcome == "lost"
+            stuck += result.outcome == "stuck"
+            guesses += result.guesses
+            cpu_seconds += cpu
             if record is not None and keep is not None:
                 keep(record)
-        wins += sum(r.outcome == "won" for r, _, _ in batch)
         if progress:
-            progress(len(results), wins)
-
-    for batch in ordered_map(request.play_many, chunks, jobs, executor):
-        take(batch)
-    outcomes = [r.outcome for r, _ in results]
+            progress(done, wins)
     return BenchSummary(
-        games=len(results),
-        wins=outcomes.count("won"),
-        losses=outcomes.count("lost"),
-        stuck=outcomes.count("stuck"),
-        guesses=sum(r.guesses for r, _ in results),
+        games=done,
+        wins=wins,
+        losses=losses,
+        stuck=stuck,
+        guesses=guesses,
         seconds=time.perf_counter() - start,
-        cpu_seconds=sum(cpu for _, cpu in results),
+        cpu_seconds=cpu_seconds,
     )

@@ -16,40 +16,266 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from mineproof.board import Board, Layout, cell_name
-from mineproof.errors import FormatError
+from mineproof.board import MAX_SIDE, Board, Layout, cell_name
+from mineproof.errors import ArgumentError, FormatError
 from mineproof.formats import parse_layout_text
 from mineproof.game import Game
+from mineproof.play.player import RULES
 from mineproof.position import COVERED, FLAG, Position
 from mineproof.render.gif import Frame, encode_gif
 from mineproof.render.raster import EXPLODED, MINE, PALETTE, WRONG_FLAG, BoardRaster, Highlight
 from mineproof.render.svg import position_svg
 
-__all__ = ["animation_gif", "animation_svg", "gif_delays", "load_record", "replay"]
+__all__ = [
+    "MAX_GIF_PIXELS",
+    "animation_gif",
+    "animation_svg",
+    "check_record",
+    "gif_delays",
+    "load_record",
+    "replay",
+]
 
 _FINAL_HOLD = 300  # hundredths of a second the last frame shows longer than the others
 
 _SVG = "http://www.w3.org/2000/svg"
 
 
+_NEEDED = ("width", "height", "mines", "layout", "start", "moves", "outcome")
+_FIELDS = frozenset((*_NEEDED, "seed", "index", "rules", "strategy"))
+_MOVE_FIELDS = frozenset(("action", "cell", "opened", "reason"))
+_ACTIONS = ("open", "flag")
+_OUTCOMES = ("won", "lost", "stuck")
+_STRATEGIES = ("logic", "safest", "best")
+_GUESSERS = ("safest", "best")
+_FORCED_BY = ("one clue", "exact analysis")
+_REASON_FIELDS = {
+    "start": frozenset(("kind",)),
+    "forced": frozenset(("kind", "by")),
+    "guess": frozenset(("kind", "probability", "strategy")),
+}
+MAX_GIF_PIXELS = 2**24
+"""The most pixels a frame of :func:`animation_gif` may have (4096 x 4096): a 255x255 board at
+scale 1 (4080 x 4080), an expert board at scale 8. Each frame is held in memory, a byte a pixel."""
+
+
 def load_record(text: str) -> dict[str, Any]:
-    """Return a recorded game read from JSON; raises ``FormatError`` when it is not one."""
+    """Return a recorded game read from JSON, with every field checked (:func:`check_record`).
+
+    Raises ``FormatError`` when the text is not JSON (with its line and column) or not a
+    recorded game (naming the field, and the move, that is wrong).
+    """
     try:
         record = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise FormatError(f"not a recorded game: {exc.msg}", line=exc.lineno) from None
-    needed = {"width", "height", "mines", "layout", "start", "moves", "outcome"}
-    if not isinstance(record, dict) or not needed <= set(record):
-        missing = sorted(needed - set(record)) if isinstance(record, dict) else sorted(needed)
+        raise FormatError(
+            f"not a recorded game: {exc.msg}", line=exc.lineno, column=exc.colno
+        ) from None
+    except ValueError:  # Python reads no int of over 4,300 digits
+        raise FormatError("not a recorded game: a number has thousands of digits") from None
+    except RecursionError:
+        raise FormatError("not a recorded game: lists or objects nested too deeply") from None
+    return check_record(record)
+
+
+def check_record(record: object) -> dict[str, Any]:
+    """Return ``record`` when it is a well-formed recorded game; raise ``FormatError`` otherwise.
+
+    Checks every field, as :func:`mineproof.play.play_game` writes them: ``width`` and
+    ``height`` (1-255), ``mines`` (0 to the cells), ``layout`` (``height`` rows of ``width``
+    characters ``*`` and ``.``, holding ``mines`` mines), ``start`` (a cell of the board, free of
+    mines; with ``rules``, the rules' first click and its guarantee), ``outcome`` (won, lost or
+    stuck), the optional ``seed``, ``index`` (ints from 0), ``rules`` and ``strategy``; and
+    ``moves``: at most one a cell, each an object with ``action`` (open or flag), ``cell`` and
+    ``opened`` (``[x, y]`` cells of the board; none for a flag), and ``reason`` (``start`` for
+    the first move, an opening of ``start``, and only for it; ``forced`` with ``by``; or
+    ``guess`` with ``probability`` from 0 to 1 and ``strategy``). No other field is allowed.
+    Whether the moves replay by the rules is checked by :func:`replay`. The message names the
+    field and the move (1-based).
+    """
+    if not isinstance(record, dict):
+        raise FormatError(f"not a recorded game: expected a JSON object, not {_shown(record)}")
+    missing = [key for key in _NEEDED if key not in record]
+    if missing:
         raise FormatError(f"not a recorded game: missing {', '.join(missing)}")
+    unknown = sorted(str(key) for key in record if key not in _FIELDS)
+    if unknown:
+        raise FormatError(f"not a recorded game: unknown field {unknown[0]!r}")
+    width = _int(record["width"], "field 'width'", 1, MAX_SIDE)
+    height = _int(record["height"], "field 'height'", 1, MAX_SIDE)
+    board = Board(width, height)
+    _int(record["mines"], "field 'mines'", 0, board.size)
+    for key in ("seed", "index"):
+        if key in record:
+            _int(record[key], f"field {key!r}", 0, None)
+    if "rules" in record:
+        _choice(record["rules"], "field 'rules'", tuple(RULES))
+    if "strategy" in record:
+        _choice(record["strategy"], "field 'strategy'", _STRATEGIES)
+    _choice(record["outcome"], "field 'outcome'", _OUTCOMES)
+    layout = _record_layout(record, board)
+    start = _cell(record["start"], "field 'start'", board)
+    i = board.index(*start)
+    if layout.is_mine(i):
+        raise FormatError(f"field 'start': the start cell {_named(start)} is a mine in the layout")
+    if "rules" in record:
+        cell, guarantee = RULES[record["rules"]]
+        if cell[0] >= width or cell[1] >= height:
+            cell = (0, 0)
+        if start != cell:
+            raise FormatError(
+                f"field 'start': {record['rules']} rules start at {_named(cell)}, "
+                f"not {_named(start)}"
+            )
+        if layout.mines & board.start_area(i, guarantee):
+            raise FormatError(
+                f"field 'start': {record['rules']} rules keep the start cell "
+                f"{'and its neighbours ' if guarantee == 'opening' else ''}free of mines, "
+                "but the layout has a mine there"
+            )
+    moves = record["moves"]
+    if not isinstance(moves, list) or not moves:
+        raise FormatError(f"field 'moves' must be a non-empty list, not {_shown(moves)}")
+    if len(moves) > board.size:
+        raise FormatError(
+            f"field 'moves' holds {len(moves)} moves, more than the {board.size} cells"
+        )
+    for n, move in enumerate(moves, 1):
+        _check_move(move, n, board, start)
     return record
+
+
+def _check_move(move: object, n: int, board: Board, start: tuple[int, int]) -> None:
+    """Raise ``FormatError`` naming move ``n`` and the field when ``move`` is not well formed."""
+    where = f"move {n}"
+    if not isinstance(move, dict):
+        raise FormatError(f"{where} must be a JSON object, not {_shown(move)}")
+    missing = [key for key in ("action", "cell", "opened", "reason") if key not in move]
+    if missing:
+        raise FormatError(f"{where}: missing {', '.join(missing)}")
+    unknown = sorted(str(key) for key in move if key not in _MOVE_FIELDS)
+    if unknown:
+        raise FormatError(f"{where}: unknown field {unknown[0]!r}")
+    action = _choice(move["action"], f"{where}: field 'action'", _ACTIONS)
+    cell = _cell(move["cell"], f"{where}: field 'cell'", board)
+    opened = move["opened"]
+    if not isinstance(opened, list) or len(opened) > board.size:
+        raise FormatError(f"{where}: field 'opened' must be a list of cells, not {_shown(opened)}")
+    for k, item in enumerate(opened, 1):
+        _cell(item, f"{where}: field 'opened', cell {k}", board)
+    reason = move["reason"]
+    if not isinstance(reason, dict):
+        raise FormatError(f"{where}: field 'reason' must be a JSON object, not {_shown(reason)}")
+    kind = _choice(reason.get("kind"), f"{where}: field 'reason.kind'", tuple(_REASON_FIELDS))
+    extra = sorted(str(key) for key in reason if key not in _REASON_FIELDS[kind])
+    if extra:
+        raise FormatError(f"{where}: unknown field 'reason.{extra[0]}' for a {kind} move")
+    if (kind == "start") != (n == 1):
+        raise FormatError(
+            f"{where}: the first move, and only it, has reason 'start'"
+            + (f", not {kind!r}" if n == 1 else "")
+        )
+    if kind == "start" and (action != "open" or cell != start):
+        raise FormatError(
+            f"{where}: the first move must open the start cell {_named(start)}, "
+            f"not {action} {_named(cell)}"
+        )
+    if kind == "forced":
+        if "by" not in reason:
+            raise FormatError(f"{where}: missing reason.by")
+        _choice(reason["by"], f"{where}: field 'reason.by'", _FORCED_BY)
+    if kind == "guess":
+        if action != "open":
+            raise FormatError(f"{where}: a guess opens a cell; it cannot {action} one")
+        for key in ("probability", "strategy"):
+            if key not in reason:
+                raise FormatError(f"{where}: missing reason.{key}")
+        p = reason["probability"]
+        if type(p) not in (int, float) or not 0 <= p <= 1:
+            raise FormatError(
+                f"{where}: field 'reason.probability' must be a number from 0 to 1, not {_shown(p)}"
+            )
+        _choice(reason["strategy"], f"{where}: field 'reason.strategy'", _GUESSERS)
+    if action == "flag" and opened:
+        raise FormatError(f"{where}: a flag opens no cell, but field 'opened' lists {len(opened)}")
+
+
+def _record_layout(record: dict[str, Any], board: Board) -> Layout:
+    """Return the layout of a record whose size is checked; raises ``FormatError`` naming the
+    row of ``layout`` that is wrong."""
+    rows = record["layout"]
+    width, height = board.width, board.height
+    if not isinstance(rows, list) or len(rows) != height:
+        raise FormatError(
+            f"field 'layout' must be a list of {height} rows of {width} characters * and ., "
+            f"not {_shown(rows)}"
+        )
+    for y, row in enumerate(rows):
+        if not isinstance(row, str) or len(row) != width or set(row) - {"*", "."}:
+            raise FormatError(
+                f"field 'layout', row {y + 1}: expected {width} characters * and ., "
+                f"not {_shown(row)}"
+            )
+    count = sum(row.count("*") for row in rows)
+    if count != record["mines"]:
+        raise FormatError(
+            f"field 'layout' holds {count} mines, field 'mines' says {record['mines']}"
+        )
+    return _layout(record)
+
+
+def _int(value: object, what: str, low: int, high: int | None) -> int:
+    """Return ``value`` when it is an int from ``low`` to ``high``; raise ``FormatError``."""
+    if type(value) is not int or value < low or (high is not None and value > high):
+        bounds = f"from {low} to {high}" if high is not None else f"from {low}"
+        raise FormatError(f"{what} must be an int {bounds}, not {_shown(value)}")
+    return value
+
+
+def _choice(value: object, what: str, choices: tuple[str, ...]) -> str:
+    """Return ``value`` when it is one of ``choices``; raise ``FormatError`` otherwise."""
+    if not isinstance(value, str) or value not in choices:
+        raise FormatError(f"{what} must be one of {', '.join(choices)}, not {_shown(value)}")
+    return value
+
+
+def _cell(value: object, what: str, board: Board) -> tuple[int, int]:
+    """Return ``(x, y)`` when ``value`` is ``[x, y]`` on ``board``; raise ``FormatError``."""
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(type(v) is int for v in value)
+        or not (0 <= value[0] < board.width and 0 <= value[1] < board.height)
+    ):
+        raise FormatError(
+            f"{what} must be a cell [x, y] of the {board.width}x{board.height} board, "
+            f"not {_shown(value)}"
+        )
+    return value[0], value[1]
+
+
+def _named(cell: tuple[int, int]) -> str:
+    """Return a cell as ``(x, y) [C4]``."""
+    return f"({cell[0]}, {cell[1]}) [{cell_name(*cell)}]"
+
+
+def _shown(value: object) -> str:
+    """Return ``value`` as short JSON for a message (at most 40 characters)."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def replay(record: dict[str, Any]) -> Game:
     """Play the recorded moves again on the recorded layout; return the finished game.
 
-    Raises ``FormatError`` when a move's opened cells or the outcome differ from the record.
+    Raises ``FormatError`` when the record is malformed (see :func:`check_record`), when a move
+    is not allowed (on an opened cell, a flagged one, after the end) or opens other cells than
+    recorded, and when the outcome differs from the record.
     """
+    check_record(record)
     game = Game(_layout(record))
     for _ in _moves(game, record):
         pass
@@ -57,24 +283,37 @@ def replay(record: dict[str, Any]) -> Game:
 
 
 def _layout(record: dict[str, Any]) -> Layout:
-    """Return the recorded layout; raises ``FormatError`` when it is malformed."""
+    """Return the layout of a checked record."""
     width, height, mines = record["width"], record["height"], record["mines"]
     return parse_layout_text(f"{width}x{height}x{mines}\n" + "\n".join(record["layout"]))
 
 
 def _moves(game: Game, record: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """Make the recorded moves on ``game`` one by one, yielding each after it is made.
+    """Make the recorded moves of a checked record on ``game`` one by one, yielding each after
+    it is made.
 
-    Raises ``FormatError`` when a move's opened cells differ from the record, and, once the
-    moves are made, when the outcome differs.
+    Raises ``FormatError`` naming the move when it comes after the end, opens or flags an
+    opened cell, opens a flagged one, flags a flagged one, or opens other cells than recorded;
+    and, once the moves are made, when the outcome differs.
     """
     board = game.board
     for n, move in enumerate(record["moves"], 1):
         x, y = move["cell"]
+        i = board.index(x, y)
+        what = f"move {n} ({move['action']} {cell_name(x, y)})"
+        if game.state != "playing":
+            raise FormatError(f"{what} comes after the end of the game ({game.state})")
+        if game.opened_mask >> i & 1:
+            raise FormatError(f"{what}: the cell is already open")
+        flagged = bool(game.flag_mask >> i & 1)
         if move["action"] == "flag":
+            if flagged:
+                raise FormatError(f"{what}: the cell is already flagged")
             game.flag(x, y)
         else:
-            opened = [list(board.xy(i)) for i in game.reveal(x, y)]
+            if flagged:
+                raise FormatError(f"{what}: the cell is flagged")
+            opened = [list(board.xy(c)) for c in game.reveal(x, y)]
             if opened != move["opened"]:
                 raise FormatError(f"move {n} at {cell_name(x, y)} opens other cells than recorded")
         yield move
@@ -147,10 +386,19 @@ def animation_gif(record: dict[str, Any], seconds_per_move: float = 0.15, scale:
     shows the mines, the exploded one on red and wrong flags crossed out. Cells are
     ``16 * scale`` pixels square.
 
-    Raises ``FormatError`` when the record does not replay by the rules (see :func:`replay`).
+    Raises ``FormatError`` when the record does not replay by the rules (see :func:`replay`),
+    and ``ArgumentError`` when a frame would have more than :data:`MAX_GIF_PIXELS` pixels.
     """
+    check_record(record)
     game = Game(_layout(record))
     board = game.board
+    side = 16 * scale
+    if board.width * side * board.height * side > MAX_GIF_PIXELS:
+        raise ArgumentError(
+            f"a GIF of the {board.width}x{board.height} board at scale {scale} would have "
+            f"{board.width * side}x{board.height * side} pixels, more than {MAX_GIF_PIXELS:,}",
+            name="scale",
+        )
     raster = BoardRaster(board.width, board.height, scale)
     delays = gif_delays(seconds_per_move, len(record["moves"]))
 
