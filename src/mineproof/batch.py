@@ -14,7 +14,7 @@ from typing import Any
 
 from mineproof.board import Board, cell_name
 from mineproof.formats import format_layout_text
-from mineproof.generate import Generated, StartRule, check_arguments, generate
+from mineproof.generate import Generated, Sampler, StartRule, check_arguments, generate
 from mineproof.logic import Engine, Grade, grade
 from mineproof.parallel import ordered_map
 from mineproof.position import Position
@@ -39,6 +39,7 @@ class BatchRequest:
     min_level: int
     seed: int
     reveal: int = 0
+    sampler: Sampler = "auto"
 
     def check(self) -> None:
         """Raise ``ArgumentError`` now for arguments no board can meet."""
@@ -56,6 +57,7 @@ class BatchRequest:
             start=self.start,
             max_level=self.max_level,
             min_level=self.min_level,
+            sampler=self.sampler,
         )
         graded = grade(generated.layout, generated.start)
         shown = pre_revealed(generated, self.reveal) if self.reveal else None
@@ -84,6 +86,7 @@ class BatchItem:
             "mines": lay.mine_count,
             "rule": self.rule,
             "start": [x, y],
+            "sampler": self.generated.sampler,
             "grade": {
                 "level": self.grade.level,
                 "steps": {str(k): v for k, v in self.grade.steps.items()},
@@ -103,8 +106,8 @@ class BatchItem:
         x, y = self.generated.start
         text = (
             f"# board {self.index + 1} (seed {seed}): {self.rule} start at ({x}, {y}) "
-            f"[{cell_name(x, y)}], hardest technique level {self.grade.level}\n"
-            + format_layout_text(self.generated.layout)
+            f"[{cell_name(x, y)}], hardest technique level {self.grade.level}, "
+            f"{self.generated.sampler} sampler\n" + format_layout_text(self.generated.layout)
         )
         if self.revealed is not None:
             text += (

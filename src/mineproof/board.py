@@ -274,13 +274,11 @@ class Layout:
     def numbers(self) -> tuple[int, ...]:
         """Return per cell its number of neighbouring mines, or -1 for a mine (cached)."""
         if not self._numbers:
-            mined = [False] * self.board.size
-            for i in iter_bits(self.mines):
-                mined[i] = True
+            mines = self.mines
             self._numbers.append(
                 tuple(
-                    -1 if mined[i] else sum(mined[n] for n in near)
-                    for i, near in enumerate(self.board.neighbour_lists())
+                    -1 if mines >> i & 1 else (near & mines).bit_count()
+                    for i, near in enumerate(self.board.neighbour_masks())
                 )
             )
         return self._numbers[0]

@@ -276,6 +276,13 @@ def _parser() -> argparse.ArgumentParser:
         "--reveal", type=_count, default=0, metavar="N", help="make the first N rounds of moves"
     )
     ge.add_argument(
+        "--sampler",
+        choices=["auto", "exact", "perturb"],
+        default="auto",
+        help="exact: every guess-free board equally likely (rejection); perturb: local search, "
+        "for dense boards; auto: exact where it is cheap",
+    )
+    ge.add_argument(
         "--count", type=_count, default=1, metavar="N", help=f"number of boards (1-{MAX_COUNT:,})"
     )
     ge.add_argument("--seed", type=_count, metavar="S", help="seed (default: a random one, shown)")
@@ -548,7 +555,15 @@ def _generate(args: argparse.Namespace) -> str | None:
     board = _board(width, height)
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
     request = BatchRequest(
-        board, mines, args.start, args.at, args.max_level, args.min_level, seed, args.reveal
+        board,
+        mines,
+        args.start,
+        args.at,
+        args.max_level,
+        args.min_level,
+        seed,
+        args.reveal,
+        args.sampler,
     )
     request.check()
     folder = _make_folder(Path(args.out), "--out") if args.out else None

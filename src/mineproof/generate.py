@@ -1,13 +1,31 @@
 """Guess-free boards: layouts a perfect logician clears from the start cell without one guess.
 
-A board starts as a uniformly random layout (the start area kept free). A fast solver, limited
+Two samplers make them (:data:`Sampler`):
+
+- ``exact``: rejection. A uniformly random layout (the start area kept free) is played by the
+  complete solver from the start cell and kept when it is cleared, else dropped at its first
+  stuck point (or before it is played, when :class:`~mineproof.logic.SwapCheck` sees that it
+  needs a guess) and a fresh one drawn. Every guess-free layout of the board, mine count, start
+  rule and start cell is then exactly equally likely (with a window of levels: every one whose
+  grade is within it). The cost is the number of layouts drawn, one over the share of layouts
+  that are guess-free: about 6.5 on expert, 1.5 on intermediate, 1.1 on beginner, but it
+  grows exponentially with the density and the area.
+- ``perturb``: local search, for the dense or large boards where rejection cannot finish. A
+  board starts as a uniformly random layout (the start area kept free). A fast solver, limited
 to the allowed technique level, plays it from the start cell; where it gets stuck, one covered
 cell on the frontier is toggled (a mine moved out, or one moved in) and a uniformly random cell
 of the opposite state in the untouched interior is toggled back, so the mine count stays and the
 local density is unchanged in expectation. The solve then continues from where it was. A board
 that the fast solver clears is verified from scratch by the complete solver
 (:func:`mineproof.solve.solve`) and, when levels are asked for, graded by the technique ladder;
-only verified boards are returned.
+only verified boards are returned. The boards are not exactly uniform: the search favours
+layouts close to where it got stuck (its bias is measured by ``benchmarks/bench_uniformity.py``).
+
+``auto`` (the default) takes ``exact`` where it is cheap (no window of levels, at most
+:data:`EXACT_DENSITY` mines per cell outside the start area, at most :data:`EXACT_CELLS`
+cells: the standard levels and boards like them); there, when ``budget`` layouts in a row are
+not guess-free, it goes on with ``perturb``. :attr:`Generated.sampler` names the sampler that
+made each board.
 
 With a window of levels ``[min_level, max_level]``, the hardest step of the solve (the engine
 taking the lowest level at each step, the board's grade) must be within it. A window that allows
@@ -33,11 +51,35 @@ from typing import Literal
 from mineproof.analysis.constraints import components_of
 from mineproof.board import Board, Layout, iter_bits
 from mineproof.errors import ArgumentError, TooComplexError
-from mineproof.logic import LEVEL_NAMES, Engine, forced_up_to
+from mineproof.logic import LEVEL_NAMES, Engine, SwapCheck, forced_up_to
 
-__all__ = ["Generated", "GenerationError", "StartRule", "check_arguments", "generate", "hint_cell"]
+__all__ = [
+    "EXACT_CELLS",
+    "EXACT_DENSITY",
+    "Generated",
+    "GenerationError",
+    "Sampler",
+    "StartRule",
+    "check_arguments",
+    "choose_sampler",
+    "generate",
+    "hint_cell",
+]
 
 StartRule = Literal["opening", "safe"]
+
+Sampler = Literal["auto", "exact", "perturb"]
+"""How boards are drawn: ``exact`` (rejection, exactly uniform), ``perturb`` (local search, for
+dense boards), ``auto`` (``exact`` where it is cheap, see :func:`choose_sampler`)."""
+
+EXACT_DENSITY = 0.22
+"""The most mines per cell outside the start area for which ``auto`` samples exactly: expert
+has 0.210 (99 mines on 471 cells). At 0.25 about one expert-sized layout in 40 is guess-free,
+at 0.28 one in several hundred."""
+
+EXACT_CELLS = 1024
+"""The most cells for which ``auto`` samples exactly: the share of guess-free layouts falls
+exponentially with the area (every region of the board must be free of a forced guess)."""
 
 SEEKING_LAYOUTS = 100
 """Fresh layouts drawn per unit of ``budget`` when a hard point is sought (``min_level`` above
@@ -61,12 +103,14 @@ class GenerationError(TooComplexError):
 
 @dataclass(frozen=True, slots=True)
 class Generated:
-    """A verified guess-free board: its layout, its start cell, and the hardest level of
-    technique its solve needs when levels were asked for (otherwise ``None``)."""
+    """A verified guess-free board: its layout, its start cell, the hardest level of technique
+    its solve needs when levels were asked for (otherwise ``None``), and the sampler that made
+    it (``exact`` or ``perturb``)."""
 
     layout: Layout
     start: tuple[int, int]
     level: int | None
+    sampler: Literal["exact", "perturb"] = "perturb"
 
 
 def hint_cell(layout: Layout) -> tuple[int, int]:
@@ -141,8 +185,10 @@ def generate(
     min_level: int = 1,
     budget: int = 200,
     seconds: float | None = None,
+    sampler: Sampler = "auto",
 ) -> Generated:
-    """Return a verified guess-free board of ``mines`` mines on ``board``.
+    """Return a verified guess-free board of ``mines`` mines on ``board``, drawn by ``sampler``
+    (see :data:`Sampler`; ``exact`` draws at most ``budget`` layouts).
 
     ``rule`` ``opening`` keeps the start cell and its neighbours free (start: the centre unless
     given); ``safe`` keeps the start cell free (start: given, or the hint cell of the layout).
@@ -155,10 +201,19 @@ def generate(
     time: its message names the window of levels when one was asked for.
     """
     check_arguments(board, mines, rule, start, max_level, min_level)
+    if sampler not in ("auto", "exact", "perturb"):
+        raise ArgumentError(f"unknown sampler {sampler!r} (expected auto, exact or perturb)")
     if start is None and rule == "opening":
         start = ((board.width - 1) // 2, (board.height - 1) // 2)
-    tries_per_layout = 4 * board.size
     deadline = None if seconds is None else time.monotonic() + seconds
+    chosen = choose_sampler(board, mines, rule, start, max_level, min_level, sampler)
+    if chosen == "exact":
+        exact = _reject(board, mines, rng, rule, start, max_level, min_level, budget, deadline)
+        if exact is not None:
+            return exact
+        if sampler == "exact":
+            raise GenerationError(_failure(board, mines, min_level, max_level, budget, True))
+    tries_per_layout = 4 * board.size
     # A window below the mine total seeks a hard point first; one that allows the total is met
     # by luck (see the module's docstring).
     seek = min_level > 1 and max_level < 5
@@ -166,14 +221,7 @@ def generate(
     for _ in range(layouts):
         if deadline is not None and time.monotonic() > deadline:
             raise GenerationError(_failure(board, mines, min_level, max_level))
-        if start is None:
-            layout = Layout.random(board, mines, rng)
-            if layout.mine_count == board.size:
-                raise GenerationError("every cell is a mine: there is no safe start cell")
-            at = hint_cell(layout)
-        else:
-            layout = Layout.random(board, mines, rng, start, rule)
-            at = start
+        layout, at = _fresh(board, mines, rng, rule, start)
         settle = _settle_window if seek else _settle
         found = settle(
             layout, at, rule, start is None, max_level, min_level, rng, tries_per_layout, deadline
@@ -181,6 +229,86 @@ def generate(
         if found is not None:
             return Generated(*found)
     raise GenerationError(_failure(board, mines, min_level, max_level, layouts))
+
+
+def _fresh(
+    board: Board, mines: int, rng: random.Random, rule: StartRule, start: tuple[int, int] | None
+) -> tuple[Layout, tuple[int, int]]:
+    """Return a uniformly random layout with the start area of ``rule`` at ``start`` free, and
+    its start cell (without ``start``: any layout, started at its hint cell). Raises
+    :class:`GenerationError` when every cell is a mine."""
+    if start is not None:
+        return Layout.random(board, mines, rng, start, rule), start
+    layout = Layout.random(board, mines, rng)
+    if layout.mine_count == board.size:
+        raise GenerationError("every cell is a mine: there is no safe start cell")
+    return layout, hint_cell(layout)
+
+
+def choose_sampler(
+    board: Board,
+    mines: int,
+    rule: StartRule,
+    start: tuple[int, int] | None,
+    max_level: int = 5,
+    min_level: int = 1,
+    sampler: Sampler = "auto",
+) -> Literal["exact", "perturb"]:
+    """Return the sampler ``auto`` stands for (any other is returned as it is): ``exact`` when
+    there is no window of levels, the board has at most :data:`EXACT_CELLS` cells and at most
+    :data:`EXACT_DENSITY` mines per cell outside the start area; else ``perturb``.
+
+    >>> [choose_sampler(Board(30, 16), mines, "opening", None) for mines in (99, 130)]
+    ['exact', 'perturb']
+    """
+    if sampler != "auto":
+        return sampler
+    if max_level < 5 or min_level > 1 or board.size > EXACT_CELLS:
+        return "perturb"
+    at = start or ((board.width - 1) // 2, (board.height - 1) // 2)
+    room = board.size - board.start_area(board.index(*at), rule).bit_count()
+    return "exact" if room and mines <= EXACT_DENSITY * room else "perturb"
+
+
+def _reject(
+    board: Board,
+    mines: int,
+    rng: random.Random,
+    rule: StartRule,
+    start: tuple[int, int] | None,
+    max_level: int,
+    min_level: int,
+    layouts: int,
+    deadline: float | None,
+) -> Generated | None:
+    """Return the first of at most ``layouts`` uniformly random layouts that the complete solver
+    clears from its start cell (and whose grade is within the window), or ``None``.
+
+    Each layout is dropped at the first point where the solver is stuck. Raises
+    :class:`GenerationError` once ``time.monotonic()`` passes ``deadline``.
+    """
+    window = max_level < 5 or min_level > 1
+    swaps = SwapCheck(board)
+    area = None if start is None else board.start_area(board.index(*start), rule)
+    for _ in range(layouts):
+        if deadline is not None and time.monotonic() > deadline:
+            raise GenerationError(_failure(board, mines, min_level, max_level))
+        layout, at = _fresh(board, mines, rng, rule, start)
+        i = board.index(*at)
+        if swaps.needs_guess(layout.mines, board.start_area(i, "safe") if area is None else area):
+            continue  # most layouts that need a guess are dropped here, before a solve
+        work = Engine(layout, i)
+        work.reveal(i)
+        if not work.play(5, exact_levels=False):
+            continue
+        if not window:
+            return Generated(layout, at, None, "exact")
+        graded = Engine(layout, i)
+        graded.reveal(i)
+        graded.play(5)
+        if min_level <= graded.hardest <= max_level:
+            return Generated(layout, at, graded.hardest, "exact")
+    return None
 
 
 def _settle(
@@ -349,15 +477,26 @@ def _walled_in(work: Engine) -> bool:
 
 
 def _failure(
-    board: Board, mines: int, min_level: int, max_level: int, layouts: int | None = None
+    board: Board,
+    mines: int,
+    min_level: int,
+    max_level: int,
+    layouts: int | None = None,
+    exact: bool = False,
 ) -> str:
     """Return the one-line message for a search that found no board, after ``layouts`` fresh
     layouts or (``None``) in the time allowed: it names the window of levels when one was
-    asked for, and otherwise says the density may be impossible."""
+    asked for, and otherwise says the density may be impossible (for ``exact`` sampling: that
+    the perturb sampler searches instead)."""
     size = f"{board.width}x{board.height} board with {mines} mine{'' if mines == 1 else 's'}"
     when = "in the time allowed" if layouts is None else f"after {layouts} layouts"
+    if exact:
+        when += (
+            " by exact sampling (none of the random layouts was guess-free; "
+            "--sampler perturb searches)"
+        )
     if min_level <= 1 and max_level >= 5:
-        if layouts is None:
+        if layouts is None or exact:
             return f"no guess-free {size} found {when}"
         return f"no guess-free {size} found {when}: this density may be impossible from that start"
     low, high = (f"level {n} ({LEVEL_NAMES[n]})" for n in (min_level, max_level))

@@ -13,6 +13,7 @@ from mineproof.logic.ladder import HINT_WORK, best_deduction, deductions, known_
 from mineproof.logic.levels import LEVELS, forced_up_to, one_clue_closure
 from mineproof.logic.solve import SolveResult, solve
 from mineproof.logic.steps import Grade, Step, grade, hint_steps, logic_steps, solve_in_steps
+from mineproof.logic.swaps import SwapCheck
 
 __all__ = [
     "HINT_WORK",
@@ -26,6 +27,7 @@ __all__ = [
     "Rule",
     "SolveResult",
     "Step",
+    "SwapCheck",
     "best_deduction",
     "deductions",
     "forced_up_to",
