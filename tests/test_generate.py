@@ -476,3 +476,36 @@ def _oracle_level(layout: Layout, start: tuple[int, int]) -> int | None:
     """Return the hardest level the logician needs from ``start``, ``None`` if it gets stuck."""
     logician = _Logician(layout, start)
     return logician.hardest if logician.play() else None
+
+
+@pytest.mark.parametrize(
+    ("argv", "sampler"),
+    [
+        (["--level", "intermediate"], "exact"),
+        (["--level", "intermediate", "--sampler", "perturb"], "perturb"),
+        (["--width", "16", "--height", "16", "--mines", "60"], "perturb"),
+        (["--width", "30", "--height", "16", "--mines", "150", "--sampler", "exact"], None),
+    ],
+)
+def test_cli_sampler(
+    capsys: pytest.CaptureFixture[str], argv: list[str], sampler: str | None
+) -> None:
+    status, out, err = run(capsys, "generate", *argv, "--seed", "2", "--format", "json")
+    if sampler is None:  # rejection at this density finds nothing in its budget: it says so
+        assert status == 1 and "by exact sampling" in err and "--sampler perturb" in err
+        return
+    assert status == 0, err
+    data = json.loads(out)
+    assert data["sampler"] == sampler
+    layout = Layout.from_cells(
+        Board(data["width"], data["height"]),
+        [(x, y) for y, row in enumerate(data["layout"]) for x, c in enumerate(row) if c == "*"],
+    )
+    assert solve(layout, tuple(data["start"])).solved
+
+
+def test_cli_unknown_sampler_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["generate", "--level", "beginner", "--sampler", "magic"])
+    assert stop.value.code == 2
+    assert "--sampler" in capsys.readouterr().err
