@@ -24,23 +24,14 @@ import sys
 import time
 from collections.abc import Callable
 
+from from_tests import load
+
 from mineproof.board import Board, Layout
 from mineproof.game import Game
 from mineproof.logic import Engine
 from mineproof.position import COVERED, Position
 
-
-def lattice(width: int, height: int, seed: int = 1) -> Position:
-    """Return a lattice position: numbers where x and y are both even, the rest covered."""
-    rng = random.Random(seed)
-    board = Board(width, height)
-    covered = [i for i in range(board.size) if (i % width) % 2 or (i // width) % 2]
-    layout = Layout.from_cells(board, [board.xy(i) for i in rng.sample(covered, len(covered) // 4)])
-    numbers = layout.numbers()
-    cells = tuple(
-        COVERED if (i % width) % 2 or (i // width) % 2 else numbers[i] for i in range(board.size)
-    )
-    return Position(board, cells, layout.mine_count)
+lattice: Callable[[int, int], Position] = load("tests/analysis/hostile.py").lattice
 
 
 def pairs(side: int, count: int, seed: int = 1) -> Position:

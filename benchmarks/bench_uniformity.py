@@ -27,7 +27,6 @@ Usage: python benchmarks/bench_uniformity.py [--small-boards 20000] [--expert-bo
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import math
 import random
 import statistics
@@ -36,27 +35,16 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
-from types import ModuleType
 from typing import cast
+
+from from_tests import load
 
 from mineproof.board import Board, Layout
 from mineproof.generate import Sampler, generate
 from mineproof.logic import solve
 
-ROOT = Path(__file__).resolve().parents[1]
 SMALL = ((5, 5, 5), (6, 5, 7))
 START = (2, 2)
-
-
-def _oracle() -> ModuleType:
-    """Return the tests' brute-force logician (loaded by path: the tests are not a package)."""
-    path = ROOT / "tests" / "generate" / "oracle.py"
-    spec = importlib.util.spec_from_file_location("guess_free_oracle", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _draw(task: tuple[int, int, int, str, int, int]) -> list[tuple[int, float]]:
@@ -124,7 +112,7 @@ def _chi2_sf(x: float, df: int) -> float:
 
 def small(pool: ProcessPoolExecutor, samplers: Sequence[str], boards: int, jobs: int) -> None:
     """Print the exhaustive comparison on the small boards."""
-    oracle = _oracle()
+    oracle = load("tests/generate/oracle.py")
     for width, height, mines in SMALL:
         began = time.perf_counter()
         listed: list[int] = oracle.guess_free_layouts(width, height, mines, START, "opening")

@@ -12,23 +12,9 @@ import mineproof.analysis.core as core
 import mineproof.analysis.counting as counting
 from mineproof.analysis import analyze, clear_cache
 from mineproof.analysis.counting import ComponentCount, CountTooLarge
-from mineproof.board import Board, Layout
 from mineproof.errors import TooComplexError
-from mineproof.position import COVERED, Position
 
-
-def lattice(width: int, height: int, seed: int = 1) -> Position:
-    """Numbers where x and y are both even, every other cell covered, a quarter of them mines:
-    a two-dimensional frontier, the hardest kind for exact counting."""
-    rng = random.Random(seed)
-    board = Board(width, height)
-    covered = [i for i in range(board.size) if (i % width) % 2 or (i // width) % 2]
-    layout = Layout.from_cells(board, [board.xy(i) for i in rng.sample(covered, len(covered) // 4)])
-    numbers = layout.numbers()
-    cells = tuple(
-        COVERED if (i % width) % 2 or (i // width) % 2 else numbers[i] for i in range(board.size)
-    )
-    return Position(board, cells, layout.mine_count)
+from .hostile import lattice
 
 
 def test_past_the_budget_a_clear_error_names_the_size() -> None:

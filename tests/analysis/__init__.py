@@ -1,0 +1,1 @@
+"""Tests of the exact analysis: brute force, ms-toollib, budgets, JSON."""
