@@ -297,18 +297,31 @@ def _reject(
         i = board.index(*at)
         if swaps.needs_guess(layout.mines, board.start_area(i, "safe") if area is None else area):
             continue  # most layouts that need a guess are dropped here, before a solve
-        work = Engine(layout, i)
-        work.reveal(i)
-        if not work.play(5, exact_levels=False):
+        if not _clears(layout, i):
             continue
         if not window:
             return Generated(layout, at, None, "exact")
-        graded = Engine(layout, i)
-        graded.reveal(i)
-        graded.play(5)
-        if min_level <= graded.hardest <= max_level:
-            return Generated(layout, at, graded.hardest, "exact")
+        hardest = _grade(layout, i)
+        if min_level <= hardest <= max_level:
+            return Generated(layout, at, hardest, "exact")
     return None
+
+
+def _clears(layout: Layout, i: int) -> bool:
+    """Return whether the complete solver (with the mine total) clears ``layout`` from cell
+    ``i``; it stops at the first point where nothing is forced."""
+    work = Engine(layout, i)
+    work.reveal(i)
+    return work.play(5, exact_levels=False)
+
+
+def _grade(layout: Layout, i: int) -> int:
+    """Return the hardest level the solve of ``layout`` from cell ``i`` needs, the engine taking
+    the lowest level at each step (the board's grade)."""
+    graded = Engine(layout, i)
+    graded.reveal(i)
+    graded.play(5)
+    return graded.hardest
 
 
 def _settle(
@@ -521,21 +534,16 @@ def _verify(
     the complete engine when ``max_level`` is 5): that solve is the verification.
     """
     i = layout.board.index(*at)
-    if not (replayed and max_level >= 5):
-        fresh = Engine(layout, i)
-        fresh.reveal(i)
-        if not fresh.play(5, exact_levels=False):
-            return "unsolved", None
+    if not (replayed and max_level >= 5) and not _clears(layout, i):
+        return "unsolved", None
     if max_level >= 5 and min_level <= 1:
         return "ok", None
-    graded = Engine(layout, i)
-    graded.reveal(i)
-    graded.play(5)
-    if graded.hardest < min_level:
-        return "too easy", graded.hardest
-    if graded.hardest > max_level:
-        return "too hard", graded.hardest
-    return "ok", graded.hardest
+    hardest = _grade(layout, i)
+    if hardest < min_level:
+        return "too easy", hardest
+    if hardest > max_level:
+        return "too hard", hardest
+    return "ok", hardest
 
 
 def check_arguments(
