@@ -10,6 +10,7 @@ from __future__ import annotations
 from mineproof.analysis.constraints import Clue, new_clue, propagate
 from mineproof.analysis.core import forced_by
 from mineproof.board import Layout, iter_bits
+from mineproof.logic.bitboard import bitboard
 from mineproof.logic.levels import forced_up_to, mine_count
 from mineproof.position import COVERED, FLAG, Position
 
@@ -19,11 +20,14 @@ __all__ = ["Engine"]
 class Engine:
     """A layout played logic-only: opened cells, proven mines, numbers kept up to date.
 
-    Sets of cells are bitmasks, with no Position objects in the loop. Clues are kept between
-    steps: only those next to a cell that changed (opened, proven, or toggled) are rebuilt, and
-    one-clue propagation looks only at them, since the others gave all they could before.
-    ``step`` uses the techniques up to a level (see :mod:`mineproof.logic.levels`); at level 5
-    the engine is a perfect logician.
+    Sets of cells are bitmasks, with no Position objects in the loop. Level 1 (the one-clue
+    rules) works on the whole board at once: the numbers are held bit-sliced
+    (:mod:`mineproof.logic.bitboard`), and each step compares them, for every number at once,
+    with how many known mines and how many covered cells it touches. It looks only at the
+    numbers next to a cell that changed (opened, proven, or toggled) since the last step, since
+    the others gave all they could before. Only where level 1 is stuck are the clues built one
+    by one (``clue_of``, brought up to date for the numbers that changed since) for the higher
+    levels (see :mod:`mineproof.logic.levels`); at level 5 the engine is a perfect logician.
     ``toggle`` lets the generator change the layout under a game in progress.
     """
 
@@ -34,42 +38,52 @@ class Engine:
         self.hardest = 0
         self.lists = self.board.neighbour_lists()
         self.masks = self.board.neighbour_masks()
+        self.grid = bitboard(self.board.width, self.board.height)
         self.full = self.board.full_mask
         self.total = layout.mine_count
         self.mines = layout.mines
-        self.numbers = list(layout.numbers())
+        self._count_numbers()
         self.protected = protected
         self.opened = 0
         self.known = 0
+        # Kept up to date by `update_clues` at the points where level 1 is stuck.
         self.clue_of: dict[int, Clue] = {}
+        # Cells changed since the last step (its numbers are looked at again) and since the
+        # clues were last brought up to date.
         self.dirty = 0
+        self.stale = 0
         # True while the play so far is a plain solve of the current layout from the start.
         self.clean = True
 
+    def _count_numbers(self) -> None:
+        """Set the numbers (bit-sliced) and the mine-free cells showing 0 from ``mines``."""
+        self.numbers = numbers = self.grid.count(self.mines)
+        self.zeros = self.full & ~self.mines & ~(numbers[0] | numbers[1] | numbers[2] | numbers[3])
+
+    def number(self, i: int) -> int:
+        """Return the number of mines next to cell ``i``."""
+        p0, p1, p2, p3 = self.numbers
+        return p0 >> i & 1 | (p1 >> i & 1) << 1 | (p2 >> i & 1) << 2 | (p3 >> i & 1) << 3
+
     def reveal(self, i: int) -> None:
         """Open cell ``i`` (never a mine) and flood through zeros."""
-        todo = [i]
-        numbers = self.numbers
-        while todo:
-            c = todo.pop()
-            bit = 1 << c
-            if self.opened & bit:
-                continue
-            self.opened |= bit
-            self.dirty |= bit | self.masks[c]
-            if numbers[c] == 0:
-                todo.extend(n for n in self.lists[c] if not self.opened >> n & 1)
+        self._open(1 << i)
+
+    def _open(self, cells: int) -> None:
+        """Open ``cells`` (none a mine) and flood through the zeros among the newly opened."""
+        grid, opened, zeros = self.grid, self.opened, self.zeros
+        new = grow = cells & ~opened
+        while grow:
+            grow = grid.dilate(grow & zeros) & ~opened & ~new
+            new |= grow
+        self.opened = opened | new
+        self.dirty |= grid.dilate(new)
 
     def toggle(self, i: int) -> None:
         """Put a mine on cell ``i`` or take it away, keeping the numbers right."""
         bit = 1 << i
-        step = -1 if self.mines & bit else 1
         self.mines ^= bit
-        numbers = self.numbers
-        for n in self.lists[i]:
-            if numbers[n] >= 0:
-                numbers[n] += step
-        numbers[i] = -1 if step > 0 else sum(self.mines >> n & 1 for n in self.lists[i])
+        self._count_numbers()
         self.dirty |= bit | self.masks[i]
         self.clean = False
 
@@ -85,26 +99,59 @@ class Engine:
             self.known &= ~region
             self.dirty |= dilate(region)
 
-    def refresh(self) -> tuple[int, list[Clue]]:
-        """Rebuild the clues next to changed cells; return the unknown cells and those clues."""
+    def update_clues(self) -> None:
+        """Bring ``clue_of`` (a clue per opened number with unknown cells beside it, reduced
+        to them) up to date with the cells changed since it last was."""
         unknown = self.full & ~self.opened & ~self.known
-        changed = self.dirty & self.opened
-        self.dirty = 0
+        border = self.grid.dilate(unknown) & self.opened
+        changed = (self.stale | self.dirty) & border
+        self.stale = 0
         known = self.known
-        numbers = self.numbers
         masks = self.masks
         clue_of = self.clue_of
-        out = []
+        for i in [i for i in clue_of if not border >> i & 1]:
+            del clue_of[i]
         for i in iter_bits(changed):
             near = masks[i]
-            mask = near & unknown
-            if mask:
-                clue = new_clue(Clue, (i, mask, numbers[i] - (near & known).bit_count()))
-                clue_of[i] = clue
-                out.append(clue)
-            else:
-                clue_of.pop(i, None)
-        return unknown, out
+            count = self.number(i) - (near & known).bit_count()
+            clue_of[i] = new_clue(Clue, (i, near & unknown, count))
+
+    def one_clue(self, numbers: int) -> tuple[int, int]:
+        """Return ``(safe, mine)``: what the one-clue rules force, applied again and again, to
+        the opened ``numbers`` (a bitmask), as ``propagate`` does on their clues.
+
+        A number is done when it touches as many known mines as it shows (the rest of its
+        cells are safe) and full when its covered cells not proven safe are all needed. Once
+        it has fired it has nothing left to give, and a number that did not fire can only
+        fire after a cell beside it was settled. What is known is taken as true (it is: a toggle
+        forgets the proofs near it), so no contradiction is looked for, unlike ``propagate``.
+        """
+        grid, shown = self.grid, self.numbers
+        covered = self.full & ~self.opened
+        known = self.known
+        safe = mine = 0
+        near_known = near_covered = None
+        look = numbers  # the numbers that can fire now
+        while look:
+            if near_known is None:
+                near_known = grid.count(known)
+            if near_covered is None:
+                near_covered = grid.count(covered & ~safe)
+            done = grid.equal(near_known, shown, look)
+            full = grid.equal(near_covered, shown, look)
+            unknown = covered & ~known & ~safe
+            new_safe = grid.dilate(done) & unknown
+            new_mine = grid.dilate(full) & unknown
+            numbers &= ~(done | full)
+            look = numbers & grid.dilate(new_safe | new_mine)
+            if new_mine:
+                mine |= new_mine
+                known |= new_mine
+                near_known = None
+            if new_safe:
+                safe |= new_safe
+                near_covered = None
+        return safe, mine
 
     def cleared(self) -> bool:
         return self.opened | self.mines == self.full
@@ -112,34 +159,38 @@ class Engine:
     def step(self, max_level: int, exact_levels: bool = True) -> int:
         """Make the deductions of the lowest level that makes progress, up to ``max_level``.
 
-        Returns that level, 0 when nothing was opened or proven. Without ``exact_levels`` and
-        with ``max_level`` 5, everything beyond one clue is decided at once by the exact count
-        with the mine total (the fastest complete solve) and reported as level 5.
+        Returns that level, 0 when nothing was opened or proven (``clue_of`` is then up to
+        date). Without ``exact_levels`` and with ``max_level`` 5, everything beyond one clue is
+        decided at once by the exact count with the mine total (the fastest complete solve) and
+        reported as level 5.
         """
-        unknown, changed = self.refresh()
-        left = self.total - self.known.bit_count()
-        safe, mine, _ = propagate(changed)
+        changed = self.dirty & self.opened
+        self.stale |= self.dirty
+        self.dirty = 0
+        safe, mine = self.one_clue(changed)
         level = 1
         if not (safe | mine):
+            unknown = self.full & ~self.opened & ~self.known
+            left = self.total - self.known.bit_count()
             safe, mine = mine_count(unknown, left)
-        if not (safe | mine) and max_level >= 2:
-            rest = propagate(list(self.clue_of.values()))[2]
-            if max_level >= 5 and not exact_levels:
-                safe, mine = forced_by(rest, unknown, left)
-                level = 5
-            else:
-                for level in range(2, max_level + 1):
-                    safe, mine = forced_up_to(level, rest, unknown, left)
-                    if safe | mine:
-                        break
+            if not (safe | mine):
+                self.update_clues()
+            if not (safe | mine) and max_level >= 2:
+                rest = propagate(list(self.clue_of.values()))[2]
+                if max_level >= 5 and not exact_levels:
+                    safe, mine = forced_by(rest, unknown, left)
+                    level = 5
+                else:
+                    for level in range(2, max_level + 1):
+                        safe, mine = forced_up_to(level, rest, unknown, left)
+                        if safe | mine:
+                            break
         if not (safe | mine):
             return 0
         self.hardest = max(self.hardest, level)
         self.known |= mine
-        if mine:
-            self.dirty |= self.board.dilate(mine)
-        for i in iter_bits(safe):
-            self.reveal(i)
+        self.dirty |= self.grid.dilate(mine)
+        self._open(safe)
         self.rounds += bool(safe)
         return level
 
@@ -159,6 +210,7 @@ class Engine:
         self.known = 0
         self.clue_of = {}
         self.dirty = 0
+        self.stale = 0
         self.clean = True
         self.hardest = 0
         self.reveal(self.start)
@@ -166,7 +218,7 @@ class Engine:
     def position(self) -> Position:
         """Return the player's view now: opened numbers, proven mines flagged, the rest covered."""
         cells = tuple(
-            n if self.opened >> i & 1 else FLAG if self.known >> i & 1 else COVERED
-            for i, n in enumerate(self.numbers)
+            self.number(i) if self.opened >> i & 1 else FLAG if self.known >> i & 1 else COVERED
+            for i in range(self.board.size)
         )
         return Position(self.board, cells, self.total)
