@@ -108,18 +108,24 @@ def constraints_of(position: Position, trust_flags: bool = False) -> Constraints
     return Constraints(unknown, mines, clues)
 
 
-def refresh_clues(position: Position, clues: dict[int, Clue], changed: int) -> None:
+def refresh_clues(
+    position: Position, clues: dict[int, Clue], changed: int, forcing: list[int] | None = None
+) -> None:
     """Bring ``clues`` (by number cell, flags trusted) up to date with ``position`` after the
     cells of ``changed`` were opened or flagged: only the numbers beside them are rebuilt.
 
-    Raises :class:`Contradiction` for a number that can no longer be satisfied.
+    ``forcing``, when given, is ``[zero, full]``: the masks of the numbers whose clue has no
+    mine left, and of those whose mines fill their cells; they are kept up to date too. Raises
+    :class:`Contradiction` for a number that can no longer be satisfied.
     """
     masks = position.board.neighbour_masks()
     cells = position.cells
     covered = position.covered_mask
     flags = position.flag_mask
     unknown = covered & ~flags
-    for i in iter_bits(position.board.dilate(changed) & ~covered):
+    refreshed = position.board.dilate(changed) & ~covered
+    zero = full = 0
+    for i in iter_bits(refreshed):
         near = masks[i]
         mask = near & unknown
         count = cells[i] - (near & flags).bit_count()
@@ -128,9 +134,17 @@ def refresh_clues(position: Position, clues: dict[int, Clue], changed: int) -> N
                 raise Contradiction((i,))
             clues.pop(i, None)
             continue
-        if not 0 <= count <= mask.bit_count():
+        size = mask.bit_count()
+        if not 0 <= count <= size:
             raise Contradiction((i,))
         clues[i] = new_clue(Clue, (i, mask, count))
+        if count == 0:
+            zero |= 1 << i
+        elif count == size:
+            full |= 1 << i
+    if forcing is not None:
+        forcing[0] = forcing[0] & ~refreshed | zero
+        forcing[1] = forcing[1] & ~refreshed | full
 
 
 def propagate(clues: list[Clue]) -> tuple[int, int, list[Clue]]:

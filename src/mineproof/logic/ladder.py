@@ -12,7 +12,7 @@ and level 5 when adding equations is not enough).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 
 from mineproof.analysis import analyze
@@ -40,6 +40,7 @@ __all__ = [
     "deductions",
     "known_view",
     "known_view_and_safe",
+    "one_clue_best",
 ]
 
 HINT_WORK = 500_000
@@ -120,6 +121,8 @@ class Ladder:
         self.unknown = cons.unknown
         self.left = cons.mines
         self._seeing: dict[int, list[Clue]] | None = None
+        # The cells the clues force without the mine total, once :meth:`_hard_targets` knows.
+        self._alone: int | None = None
 
     # --- levels 1 and 2 ------------------------------------------------------------------------
 
@@ -181,6 +184,7 @@ class Ladder:
         safe cell, and only its safe cells."""
         keep = -1 if not safe_only else 0
         safe, mine = forced_by(self.clues, self.unknown)
+        self._alone = safe | mine
         if safe | mine & keep:
             s, m = levels.linear(self.clues, self.unknown)
             if s | m & keep:
@@ -261,8 +265,12 @@ class Ladder:
         groups = components_of(self.clues)
         group_of = {c.cell: g for g, comp in enumerate(groups) for c in comp.clues}
 
+        # Clues that the total cannot help force ``target`` are told apart without counting
+        # (see :func:`_total_cannot_help`), when the clues alone do not force it.
+        quick = self._alone is not None and not self._alone & bit
+
         def proves(clues: list[Clue]) -> bool:
-            safe, mine = _counted(work, clues, unknown, left, group_of)
+            safe, mine = _counted(work, clues, unknown, left, group_of, bit if quick else 0)
             return bool((mine if is_mine else safe) & bit)
 
         # The nearest clues first, in balls of doubling radius: far ones are rarely needed.
@@ -413,6 +421,59 @@ class Ladder:
         return out
 
 
+def one_clue_best(
+    view: Position,
+    clues: Mapping[int, Clue],
+    zero: int,
+    full: int,
+    unknown: int,
+    left: int,
+    near: int,
+) -> Deduction | None:
+    """Return the deduction ``Ladder(view, cons).best(near, work)`` returns when level 1 forces
+    something, found without looking at every clue; ``None`` when level 1 forces nothing.
+
+    ``clues`` are the clues of ``view`` (flags as mines) by the cell of their number, ``zero``
+    and ``full`` the cells of those whose count is 0 and whose count fills their cells;
+    ``unknown`` holds ``left`` mines. The choice is that of :meth:`Ladder.best`: a safe cell
+    first, then the number nearest ``near`` (the mine total's cells when it is the premise),
+    then the lowest cell proven, then the lowest number (the mine total last).
+    """
+    safe_all, mine_all = levels.mine_count(unknown, left)
+    cells, total = (zero, safe_all) if zero or safe_all else (full, mine_all)
+    if not cells | total:
+        return None
+    board = view.board
+    rings = _Rings.of(board, near) if near else None
+    best: Clue | None = None
+    best_key = (0, 0)
+    if cells:
+        # The nearest numbers: those inside the first ring of ``near`` that reaches one.
+        if rings is not None:
+            r = rings.distance(cells)
+            cells &= rings.grown[r]
+        else:
+            r = 0
+        low = 0
+        for i in iter_bits(cells):
+            clue = clues[i]
+            bit = (clue.mask & -clue.mask).bit_length()
+            if best is None or bit < low:
+                best, low = clue, bit
+        best_key = (r, low)
+    if total and (
+        best is None
+        or (rings.distance(total) if rings is not None else 0, (total & -total).bit_length())
+        < best_key
+    ):
+        if safe_all:
+            return Deduction(view, "all-mines-found", (), True, safe_all, 0)
+        return Deduction(view, "only-mines-left", (), True, 0, mine_all)
+    assert best is not None
+    safe, mine = (best.mask, 0) if best.mines == 0 else (0, best.mask)
+    return Deduction(view, "single-clue", (best.cell,), False, safe, mine, clues=(best,))
+
+
 def _pair_proof(a: Clue, b: Clue, safe: int, mine: int) -> LinearProof | None:
     """Return the proof of two clues as one minus the other, when that row proves all of
     ``safe`` and ``mine`` (it does whenever each clue's own cells are forced)."""
@@ -456,10 +517,17 @@ def _counted(
     unknown: int,
     mines: int | None,
     group_of: dict[int, int] | None,
+    unforced: int = 0,
 ) -> tuple[int, int]:
     """Return what :func:`~mineproof.analysis.core.forced_by` returns, charging ``work`` for
     it: one look at each clue, then the exact count of what one-clue reasoning leaves, by
-    independent group (``group_of`` maps a clue's cell to its group; ``None``: one group)."""
+    independent group (``group_of`` maps a clue's cell to its group; ``None``: one group).
+
+    ``unforced`` (with ``mines`` and ``group_of``) is a cell of ``unknown`` that every clue of
+    the position together, without the mine total, does not force: when bounds show that the
+    total cannot force it with these clues, ``(0, 0)`` is returned without counting (the work
+    charged is the same).
+    """
     try:
         safe, mine, rest = propagate(clues)
     except Contradiction:
@@ -470,9 +538,49 @@ def _counted(
     else:
         sizes = Counter(group_of[c.cell] for c in rest).values()
     work.spend(len(clues) + counting_cost(sizes))
+    if (
+        unforced
+        and mines is not None
+        and group_of is not None
+        and not safe | mine
+        and _total_cannot_help(rest, unknown, mines, group_of, unforced)
+    ):
+        return 0, 0
     left = None if mines is None else mines - mine.bit_count()
     s, m = forced_by(rest, unknown & ~(safe | mine), left)
     return safe | s, mine | m
+
+
+def _total_cannot_help(
+    rest: list[Clue], unknown: int, left: int, group_of: dict[int, int], bit: int
+) -> bool:
+    """Return whether bounds alone show that ``rest`` (clues that force no cell on their own,
+    a subset of a position's clues that together do not force the cell ``bit`` without the
+    total) with ``left`` mines in ``unknown`` cannot force ``bit``; ``False`` when unsure.
+
+    :func:`~mineproof.analysis.core.forced_by` uses the total only when it excludes some
+    combination of the components' mine counts, or to settle the cells no clue sees when the
+    components hold a fixed number of mines. Their counts lie between the sum of each group's
+    largest clue and the mines of all the clues (or their cells): when every combination fits
+    beside the other cells, the components force what the clues alone force, which leaves out
+    ``bit``; and a cell no clue sees is forced only when the bounds allow the count that fills
+    or empties the others.
+    """
+    frontier = 0
+    most = 0
+    largest: dict[int, int] = {}
+    for cell, mask, count in rest:
+        frontier |= mask
+        most += count
+        group = group_of[cell]
+        if count > largest.get(group, 0):
+            largest[group] = count
+    most = min(most, frontier.bit_count())
+    fewest = sum(largest.values())
+    outside = (unknown & ~frontier).bit_count()
+    if most > left or left - fewest > outside:
+        return False
+    return bool(bit & frontier) or (most < left and left - fewest < outside)
 
 
 def _union(clues: list[Clue]) -> int:

@@ -17,7 +17,7 @@ from mineproof.analysis.constraints import Clue, Constraints, constraints_of, re
 from mineproof.board import Layout, iter_bits
 from mineproof.game import Game
 from mineproof.logic.deduction import Deduction
-from mineproof.logic.ladder import HINT_WORK, Ladder, known_view_and_safe
+from mineproof.logic.ladder import HINT_WORK, Ladder, known_view_and_safe, one_clue_best
 from mineproof.logic.levels import LEVELS, forced_up_to
 from mineproof.logic.premises import Work
 from mineproof.position import FLAG, Position
@@ -80,15 +80,33 @@ def _steps(game: Game) -> Iterator[Step]:
     board = game.board
     number = 0
     near = 0
-    clues: dict[int, Clue] | None = None
+    clues: dict[int, Clue] = {}
+    # The cells of the numbers that force alone, all their cells safe or all mines, kept up
+    # to date with ``clues``: a step at level 1 (most of them) looks at a few numbers only.
+    forcing = [0, 0]
     opened_before = 0
     while game.state == "playing":
         position = game.position()
-        if clues is None:
+        if number == 0:
             clues = {c.cell: c for c in constraints_of(position, trust_flags=True).clues}
+            forcing = [0, 0]
+            for clue in clues.values():
+                if clue.mines == 0:
+                    forcing[0] |= 1 << clue.cell
+                elif clue.mines == clue.mask.bit_count():
+                    forcing[1] |= 1 << clue.cell
         else:
-            refresh_clues(position, clues, near | game.opened_mask & ~opened_before)
-        deduction = Ladder(position, _constraints(position, clues)).best(near, Work(STEP_WORK))
+            refresh_clues(position, clues, near | game.opened_mask & ~opened_before, forcing)
+        flags = position.flag_mask
+        deduction = one_clue_best(
+            position,
+            clues,
+            forcing[0],
+            forcing[1],
+            position.covered_mask & ~flags,
+            position.mines - flags.bit_count(),
+            near,
+        ) or Ladder(position, _constraints(position, clues)).best(near, Work(STEP_WORK))
         if deduction is None:
             return
         number += 1

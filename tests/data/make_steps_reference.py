@@ -1,0 +1,111 @@
+"""Make tests/data/steps_reference.json: the step-by-step solves of a few hundred boards, frozen.
+
+Made once with ``.venv/bin/python tests/data/make_steps_reference.py`` (on 2026-11-23, before the
+step solve got its fast paths), then kept: the tests read the file, they never run this script
+(the generator it draws boards with may change; the boards stored stay the same).
+
+Each board is stored as its size, its mine mask (hex) and its start cell, with:
+
+- ``grade``: ``[solved, level, {level: steps}]`` of :func:`mineproof.logic.grade`;
+- ``steps``: the steps of :func:`mineproof.logic.solve_in_steps`, separated by spaces, each
+  ``level|premises|safe|mine`` (cell indices, comma-separated, ``+t`` after the premises when
+  the mine total is one);
+- ``digest``: a hash of every step's full JSON (rule, proof, minimal, fewest) and of the covered
+  and flagged cells of the position it is made in;
+- ``hints`` (some boards): for a few step numbers, a hash of :func:`mineproof.logic.hint_steps`
+  in the position of that step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from pathlib import Path
+
+from mineproof.board import Board, Layout
+from mineproof.generate import generate
+from mineproof.logic import Deduction, Step, hint_steps, solve_in_steps
+
+HERE = Path(__file__).parent
+OUT = HERE / "steps_reference.json"
+
+# (width, height, mines, boards, sampler): the standard levels, then dense boards, where the
+# steps at levels 3 to 5 are less rare.
+CONFIGS: list[tuple[int, int, int, int, str]] = [
+    (9, 9, 10, 80, "auto"),
+    (16, 16, 40, 50, "auto"),
+    (30, 16, 99, 34, "auto"),
+    (30, 16, 130, 12, "perturb"),
+    (9, 9, 20, 40, "perturb"),
+    (16, 16, 64, 30, "perturb"),
+]
+
+HINTS_EVERY = 5
+"""Every this many boards, hints are stored for a few positions of its solve."""
+
+
+def step_text(d: Deduction) -> str:
+    """Return the compact text of one step: level, premises, safe and mine cells."""
+
+    def cells(mask: int) -> str:
+        return ",".join(str(i) for i in range(mask.bit_length()) if mask >> i & 1)
+
+    premises = ",".join(str(i) for i in d.premises) + ("+t" if d.uses_mine_count else "")
+    return f"{d.level}|{premises}|{cells(d.safe)}|{cells(d.mine)}"
+
+
+def steps_digest(steps: list[Step]) -> str:
+    """Return a short hash of the steps' full JSON and of the positions they are made in."""
+    data = [
+        [s.number, s.deduction.to_json(), s.position.covered_mask, s.position.flag_mask]
+        for s in steps
+    ]
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
+
+
+def hints_digest(deductions: list[Deduction]) -> str:
+    """Return a short hash of a hint's deductions (full JSON)."""
+    data = [d.to_json() for d in deductions]
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
+
+
+def hint_numbers(count: int) -> list[int]:
+    """Return the step numbers whose positions get a stored hint."""
+    return sorted({n for n in (1, count // 3, 2 * count // 3) if n >= 1})
+
+
+def record(layout: Layout, start: tuple[int, int], with_hints: bool) -> dict[str, object]:
+    """Return the stored form of one board's solve."""
+    steps, grade = solve_in_steps(layout, start)
+    board = layout.board
+    entry: dict[str, object] = {
+        "size": [board.width, board.height],
+        "mines": format(layout.mines, "x"),
+        "start": list(start),
+        "grade": [grade.solved, grade.level, {str(k): v for k, v in grade.steps.items()}],
+        "steps": " ".join(step_text(s.deduction) for s in steps),
+        "digest": steps_digest(steps),
+    }
+    if with_hints and steps:
+        entry["hints"] = {
+            str(n): hints_digest(hint_steps(steps[n - 1].position))
+            for n in hint_numbers(len(steps))
+        }
+    return entry
+
+
+def main() -> None:
+    """Generate the boards and write the reference file."""
+    boards: list[dict[str, object]] = []
+    for width, height, mines, count, sampler in CONFIGS:
+        rng = random.Random(f"steps-{width}x{height}x{mines}")
+        for _ in range(count):
+            g = generate(Board(width, height), mines, rng, sampler=sampler)  # type: ignore[arg-type]
+            boards.append(record(g.layout, g.start, len(boards) % HINTS_EVERY == 0))
+    OUT.write_text(json.dumps({"boards": boards}, separators=(",", ":")) + "\n")
+    print(f"{len(boards)} boards, {OUT.stat().st_size} bytes")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""The step solve's shortcuts agree with the ladder's full search.
+
+:func:`~mineproof.logic.ladder.one_clue_best` must pick the deduction ``Ladder.best`` picks
+whenever level 1 forces something (checked on random positions, against the ladder's own list of
+level-1 deductions and its general choice); the mine-total search's bound check
+(``_total_cannot_help``) may only rule out clue sets that exact counting with the total
+(:func:`~mineproof.analysis.core.forced_by`) also finds do not force the cell.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from mineproof.analysis.constraints import components_of, constraints_of, propagate
+from mineproof.analysis.core import forced_by
+from mineproof.board import iter_bits
+from mineproof.logic.ladder import Ladder, _total_cannot_help, one_clue_best
+from mineproof.logic.premises import Work
+from mineproof.position import Position
+
+from .positions import random_game
+
+DATA = Path(__file__).parents[1] / "data" / "ladder_positions.jsonl"
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_one_clue_best_is_the_ladders_choice(chunk: int) -> None:
+    """On random positions and sets of last moves, the level-1 shortcut returns what the
+    ladder returns at level 1, and ``None`` exactly when the ladder goes above level 1."""
+    rng = random.Random(chunk)
+    level_one = 0
+    for seed in range(chunk * 300, (chunk + 1) * 300):
+        _, position = random_game(seed, most_flags=0.6)
+        cons = constraints_of(position, trust_flags=True)
+        clues = {c.cell: c for c in cons.clues}
+        zero = full = 0
+        for c in cons.clues:
+            if c.mines == 0:
+                zero |= 1 << c.cell
+            elif c.mines == c.mask.bit_count():
+                full |= 1 << c.cell
+        size = position.board.size
+        for near in (0, 1 << rng.randrange(size), rng.getrandbits(size) & rng.getrandbits(size)):
+            want = Ladder(position, cons).best(near, Work(10_000))
+            got = one_clue_best(position, clues, zero, full, cons.unknown, cons.mines, near)
+            if want is not None and want.level == 1:
+                level_one += 1
+                assert got == want, (seed, near)
+            else:
+                assert got is None, (seed, near)
+    assert level_one >= 300
+
+
+def test_one_clue_best_takes_the_nearest_then_the_lowest_cell_then_number() -> None:
+    """Three zeros above a row: the nearest wins; at equal distance (all three from the far
+    corner) the lowest cell proven, then the lower number (0 and 1 both prove cell 3 first)."""
+    position = Position.parse("3x3x1\n000\nHHH\nHHH")
+    cons = constraints_of(position, trust_flags=True)
+    clues = {c.cell: c for c in cons.clues}
+    zero = sum(1 << c.cell for c in cons.clues if c.mines == 0)
+    for near, premise in ((0, 0), (1 << 2, 2), (1 << 1, 1), (1 << 8, 0)):
+        got = one_clue_best(position, clues, zero, 0, cons.unknown, cons.mines, near)
+        assert got == Ladder(position, cons).best(near, Work(10_000))
+        assert got is not None and got.premises == (premise,), near
+
+
+def test_the_bound_check_only_rules_out_sets_that_do_not_prove() -> None:
+    """On real level-5 positions, for random sets of clues, the bound check never rules out a
+    set that proves a target with the mine total; and it rules out most sets."""
+    rng = random.Random(5)
+    records = [json.loads(line) for line in DATA.read_text().splitlines()]
+    ruled_out = unsure = 0
+    for record in records:
+        if record["level"] != 5:
+            continue
+        position = Position.parse(record["position"])
+        ladder = Ladder(position)
+        level, safe, mine = ladder._hard_targets()
+        assert level == 5 and ladder._alone == 0
+        clues, unknown, left = ladder.clues, ladder.unknown, ladder.left
+        group_of = {c.cell: g for g, comp in enumerate(components_of(clues)) for c in comp.clues}
+        for target in iter_bits(safe | mine):
+            bit = 1 << target
+            for _ in range(15):
+                chosen = rng.sample(clues, rng.randint(1, min(4, len(clues))))
+                s, m, rest = propagate(chosen)
+                assert not s | m  # nothing is forced without the total
+                if _total_cannot_help(rest, unknown, left, group_of, bit):
+                    ruled_out += 1
+                    fs, fm = forced_by(chosen, unknown, left)
+                    assert not (fs | fm) & bit, (record["source"], target)
+                else:
+                    unsure += 1
+    assert ruled_out >= 1000 and unsure >= 50
