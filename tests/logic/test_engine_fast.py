@@ -109,7 +109,10 @@ class Reference:
         if not safe | mine and max_level >= 2:
             rest_clues = propagate(self.clues(self.opened))[2]
             if max_level == 5 and not exact_levels:
-                safe, mine = forced_by(rest_clues, unknown, left)
+                # The complete mode tries two clues before the exact count.
+                safe, mine = forced_up_to(2, rest_clues, unknown, left)
+                if not safe | mine:
+                    safe, mine = forced_by(rest_clues, unknown, left)
                 level = 5
             else:
                 for level in range(2, max_level + 1):
