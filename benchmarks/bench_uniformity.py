@@ -1,8 +1,9 @@
 """How uniform the guess-free generator is, measured against exactly known distributions.
 
-Two measurements, for each sampler asked for (``--samplers exact,perturb``):
+Three measurements, for each sampler asked for (``--samplers exact,perturb,chain``):
 
-- ``small``: on 5x5 with 5 mines and 6x5 with 7 mines, opening at the centre (2, 2), every
+- ``small``: on 5x5 with 5 and 9 mines and 6x5 with 7 and 12 (``--small``), opening at the
+  centre (2, 2), every
   guess-free layout is enumerated by a brute-force perfect logician that shares no code with
   mineproof (``tests/generate/oracle.py``). ``--small-boards`` boards are drawn (board ``k``
   from ``random.Random(k)``) and checked against the list: each must be in it; then the
@@ -15,13 +16,19 @@ Two measurements, for each sampler asked for (``--samplers exact,perturb``):
   start 2, 3, 4-5, 6+), the mine frequency of the sampler's boards against the reference's,
   with the z-score of the difference. (The reference has seeds of its own: on the same seeds
   the exact sampler, which is the same rejection with a sound shortcut, draws the same boards.)
+  The chain is left out here (about a second per board).
+- ``dense`` (``--dense-boards``): 30x16 with 130 mines, where no exact reference can be drawn.
+  The same regions, against the chain run :data:`LONG` times longer from seeds of its own. This
+  is a convergence check, not an independent reference: it shows whether more moves still
+  change the distribution (they do, for the perturb sampler's boards; see the README).
 
 Also prints each sampler's CPU time per board (mean, median, p90). The statistics compare with
 known distributions, never with quantities a sampler keeps fixed by construction (the old
 version counted mines in corners, edges and inside, which the perturb sampler preserves).
 
 Usage: python benchmarks/bench_uniformity.py [--small-boards 20000] [--expert-boards 5000]
-                                             [--samplers exact,perturb] [--jobs 2]
+           [--dense-boards 0] [--samplers exact,perturb,chain] [--small 5x5/5,6x5/7,...]
+           [--jobs 2]
 """
 
 from __future__ import annotations
@@ -39,12 +46,15 @@ from typing import cast
 
 from from_tests import load
 
+import mineproof.generate as generation
 from mineproof.board import Board, Layout
 from mineproof.generate import Sampler, generate
 from mineproof.logic import solve
 
-SMALL = ((5, 5, 5), (6, 5, 7))
+SMALL = ((5, 5, 5), (6, 5, 7), (5, 5, 9), (6, 5, 12))
 START = (2, 2)
+LONG = 4
+"""How many times longer the ``long`` chain of the dense comparison runs than ``chain``."""
 
 
 def _draw(task: tuple[int, int, int, str, int, int]) -> list[tuple[int, float]]:
@@ -57,6 +67,15 @@ def _draw(task: tuple[int, int, int, str, int, int]) -> list[tuple[int, float]]:
         if sampler == "reference":
             # Seeds of its own: on the same seeds the exact sampler draws the same boards.
             layout = _reference(board, mines, random.Random(f"reference-{k}"))
+        elif sampler == "long":
+            # The chain run LONG times longer, from seeds of its own.
+            moves = generation.CHAIN_MOVES
+            generation.CHAIN_MOVES = moves * LONG
+            try:
+                made = generate(board, mines, random.Random(f"long-{k}"), sampler="chain")
+            finally:
+                generation.CHAIN_MOVES = moves
+            layout = made.layout.mines
         else:
             layout = generate(
                 board,
@@ -110,10 +129,16 @@ def _chi2_sf(x: float, df: int) -> float:
     return 0.5 * math.erfc(z / math.sqrt(2))
 
 
-def small(pool: ProcessPoolExecutor, samplers: Sequence[str], boards: int, jobs: int) -> None:
+def small(
+    pool: ProcessPoolExecutor,
+    samplers: Sequence[str],
+    boards: int,
+    jobs: int,
+    sizes: Sequence[tuple[int, int, int]] = SMALL,
+) -> None:
     """Print the exhaustive comparison on the small boards."""
     oracle = load("tests/generate/oracle.py")
-    for width, height, mines in SMALL:
+    for width, height, mines in sizes:
         began = time.perf_counter()
         listed: list[int] = oracle.guess_free_layouts(width, height, mines, START, "opening")
         exact: list[float] = oracle.mine_frequencies(listed, width * height)
@@ -160,15 +185,25 @@ def _regions(board: Board) -> dict[str, list[int]]:
     return dict(sorted(regions.items()))
 
 
-def expert(pool: ProcessPoolExecutor, samplers: Sequence[str], boards: int, jobs: int) -> None:
-    """Print the regional comparison on expert against the plain rejection reference."""
-    size = (30, 16, 99)
+def expert(
+    pool: ProcessPoolExecutor,
+    samplers: Sequence[str],
+    boards: int,
+    jobs: int,
+    mines: int = 99,
+    reference: str = "reference",
+) -> None:
+    """Print the regional comparison on expert against the ``reference`` sampler's boards."""
+    size = (30, 16, mines)
     board = Board(30, 16)
     regions = _regions(board)
     runs: dict[str, tuple[list[int], list[float]]] = {}
-    for sampler in ("reference", *samplers):
+    for sampler in (reference, *samplers):
         runs[sampler] = _run(pool, size, sampler, boards, jobs)
-    print(f"\n30x16/99, opening at the centre, {boards:,} boards each; mine frequency per region")
+    print(
+        f"\n30x16/{mines}, opening at the centre, {boards:,} boards each, reference "
+        f"{reference}; mine frequency per region"
+    )
     header = f"  {'region':10} {'cells':>5} {'reference':>9}"
     for sampler in samplers:
         header += f" {sampler:>9} {'z':>5}"
@@ -180,7 +215,7 @@ def expert(pool: ProcessPoolExecutor, samplers: Sequence[str], boards: int, jobs
         )
 
     for name, cells in regions.items():
-        ref = frequency(runs["reference"][0], cells)
+        ref = frequency(runs[reference][0], cells)
         line = f"  {name:10} {len(cells):>5} {ref:9.4f}"
         for sampler in samplers:
             got = frequency(runs[sampler][0], cells)
@@ -188,13 +223,20 @@ def expert(pool: ProcessPoolExecutor, samplers: Sequence[str], boards: int, jobs
             # spread of the per-board region counts, for both samples.
             per_board = [
                 [sum(layout >> i & 1 for i in cells) / len(cells) for layout in runs[s][0]]
-                for s in ("reference", sampler)
+                for s in (reference, sampler)
             ]
             se = math.sqrt(sum(statistics.variance(v) / len(v) for v in per_board))
             line += f" {got:9.4f} {(got - ref) / se:+5.1f}"
         print(line)
-    for sampler in ("reference", *samplers):
+    for sampler in (reference, *samplers):
         print(f"  time per board, {sampler}: {_times(runs[sampler][1])}")
+
+
+def _size(text: str) -> tuple[int, int, int]:
+    """Return ``(width, height, mines)`` of a board written ``5x5/9``."""
+    dims, mines = text.split("/")
+    width, height = dims.split("x")
+    return int(width), int(height), int(mines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -202,15 +244,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--small-boards", type=int, default=20_000)
     parser.add_argument("--expert-boards", type=int, default=5_000)
-    parser.add_argument("--samplers", default="exact,perturb")
+    parser.add_argument("--samplers", default="exact,perturb,chain")
+    parser.add_argument(
+        "--small", default="5x5/5,6x5/7,5x5/9,6x5/12", help="small boards, e.g. 5x5/5,6x5/12"
+    )
+    parser.add_argument("--dense-boards", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
     samplers = [s for s in args.samplers.split(",") if s]
     with ProcessPoolExecutor(args.jobs) as pool:
         if args.small_boards:
-            small(pool, samplers, args.small_boards, args.jobs)
+            sizes = [_size(text) for text in args.small.split(",") if text]
+            small(pool, samplers, args.small_boards, args.jobs, sizes)
         if args.expert_boards:
-            expert(pool, samplers, args.expert_boards, args.jobs)
+            # The chain takes about a second per expert board: it is measured on dense boards.
+            expert(pool, [s for s in samplers if s != "chain"], args.expert_boards, args.jobs)
+        if args.dense_boards:
+            dense = [s for s in samplers if s != "exact"]
+            expert(pool, dense, args.dense_boards, args.jobs, 130, "long")
     return 0
 
 

@@ -484,6 +484,7 @@ def _oracle_level(layout: Layout, start: tuple[int, int]) -> int | None:
         (["--level", "intermediate"], "exact"),
         (["--level", "intermediate", "--sampler", "perturb"], "perturb"),
         (["--width", "16", "--height", "16", "--mines", "60"], "perturb"),
+        (["--width", "9", "--height", "9", "--mines", "25", "--sampler", "chain"], "chain"),
         (["--width", "30", "--height", "16", "--mines", "150", "--sampler", "exact"], None),
     ],
 )
@@ -502,6 +503,15 @@ def test_cli_sampler(
         [(x, y) for y, row in enumerate(data["layout"]) for x, c in enumerate(row) if c == "*"],
     )
     assert solve(layout, tuple(data["start"])).solved
+
+
+def test_cli_chain_on_a_board_too_large_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(
+        capsys, "generate", "--width", "80", "--height", "80", "--mines", "10", "--sampler", "chain"
+    )
+    assert status == 1 and out == ""
+    assert "chain sampler takes boards of at most 4,096 cells" in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_cli_unknown_sampler_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

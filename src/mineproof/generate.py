@@ -1,6 +1,6 @@
 """Guess-free boards: layouts a perfect logician clears from the start cell without one guess.
 
-Two samplers make them (:data:`Sampler`):
+Three samplers make them (:data:`Sampler`):
 
 - ``exact``: rejection. A uniformly random layout (the start area kept free) is played by the
   complete solver from the start cell and kept when it is cleared, else dropped at its first
@@ -20,6 +20,16 @@ that the fast solver clears is verified from scratch by the complete solver
 (:func:`mineproof.solve.solve`) and, when levels are asked for, graded by the technique ladder;
 only verified boards are returned. The boards are not exactly uniform: the search favours
 layouts close to where it got stuck (its bias is measured by ``benchmarks/bench_uniformity.py``).
+
+- ``chain``: a Markov chain over the guess-free layouts, for dense boards where exactness is
+  wanted more than speed. It starts from a ``perturb`` board and makes :data:`CHAIN_MOVES`
+  moves per mine: a uniformly random mine and a uniformly random mine-free cell (outside the
+  start area) swap places when the layout stays guess-free. The moves are symmetric and are
+  accepted by membership alone, so every step keeps the uniform distribution over the layouts
+  they can reach (on the small boards the tests enumerate, every guess-free layout); the chain
+  forgets the perturb sampler's bias as it runs. Each move is judged by resuming the current
+  layout's solve from the last point the move cannot have changed (:class:`_Trail`). Its
+  distance from uniform is measured, not zero: see ``benchmarks/bench_uniformity.py``.
 
 ``auto`` (the default) takes ``exact`` where it is cheap (no window of levels, at most
 :data:`EXACT_DENSITY` mines per cell outside the start area, at most :data:`EXACT_CELLS`
@@ -68,9 +78,11 @@ __all__ = [
 
 StartRule = Literal["opening", "safe"]
 
-Sampler = Literal["auto", "exact", "perturb"]
+Sampler = Literal["auto", "exact", "perturb", "chain"]
 """How boards are drawn: ``exact`` (rejection, exactly uniform), ``perturb`` (local search, for
-dense boards), ``auto`` (``exact`` where it is cheap, see :func:`choose_sampler`)."""
+dense boards, fast and biased), ``chain`` (a Markov chain from a perturb board, close to
+uniform, about a second per dense expert board), ``auto`` (``exact`` where it is cheap, else
+``perturb``; see :func:`choose_sampler`)."""
 
 EXACT_DENSITY = 0.22
 """The most mines per cell outside the start area for which ``auto`` samples exactly: expert
@@ -80,6 +92,14 @@ at 0.28 one in several hundred."""
 EXACT_CELLS = 1024
 """The most cells for which ``auto`` samples exactly: the share of guess-free layouts falls
 exponentially with the area (every region of the board must be free of a forced guess)."""
+
+CHAIN_MOVES = 8
+"""Moves per mine of the ``chain`` sampler: proposed swaps of a mine with a mine-free cell,
+each accepted when the board stays guess-free (see :func:`_chain`)."""
+
+CHAIN_CELLS = 4096
+"""The most cells for which the ``chain`` sampler runs: each of its moves solves the whole
+board, and it makes :data:`CHAIN_MOVES` moves per mine."""
 
 SEEKING_LAYOUTS = 100
 """Fresh layouts drawn per unit of ``budget`` when a hard point is sought (``min_level`` above
@@ -105,12 +125,12 @@ class GenerationError(TooComplexError):
 class Generated:
     """A verified guess-free board: its layout, its start cell, the hardest level of technique
     its solve needs when levels were asked for (otherwise ``None``), and the sampler that made
-    it (``exact`` or ``perturb``)."""
+    it (``exact``, ``perturb`` or ``chain``)."""
 
     layout: Layout
     start: tuple[int, int]
     level: int | None
-    sampler: Literal["exact", "perturb"] = "perturb"
+    sampler: Literal["exact", "perturb", "chain"] = "perturb"
 
 
 def hint_cell(layout: Layout) -> tuple[int, int]:
@@ -188,7 +208,8 @@ def generate(
     sampler: Sampler = "auto",
 ) -> Generated:
     """Return a verified guess-free board of ``mines`` mines on ``board``, drawn by ``sampler``
-    (see :data:`Sampler`; ``exact`` draws at most ``budget`` layouts).
+    (see :data:`Sampler`; ``exact`` draws at most ``budget`` layouts; ``chain`` takes boards of
+    at most :data:`CHAIN_CELLS` cells).
 
     ``rule`` ``opening`` keeps the start cell and its neighbours free (start: the centre unless
     given); ``safe`` keeps the start cell free (start: given, or the hint cell of the layout).
@@ -201,8 +222,13 @@ def generate(
     time: its message names the window of levels when one was asked for.
     """
     check_arguments(board, mines, rule, start, max_level, min_level)
-    if sampler not in ("auto", "exact", "perturb"):
-        raise ArgumentError(f"unknown sampler {sampler!r} (expected auto, exact or perturb)")
+    if sampler == "chain" and board.size > CHAIN_CELLS:
+        raise ArgumentError(
+            f"the chain sampler takes boards of at most {CHAIN_CELLS:,} cells "
+            f"(this one has {board.size:,}); --sampler perturb makes larger ones"
+        )
+    if sampler not in ("auto", "exact", "perturb", "chain"):
+        raise ArgumentError(f"unknown sampler {sampler!r} (expected auto, exact, perturb or chain)")
     if start is None and rule == "opening":
         start = ((board.width - 1) // 2, (board.height - 1) // 2)
     deadline = None if seconds is None else time.monotonic() + seconds
@@ -213,6 +239,25 @@ def generate(
             return exact
         if sampler == "exact":
             raise GenerationError(_failure(board, mines, min_level, max_level, budget, True))
+    found = _search(board, mines, rng, rule, start, max_level, min_level, budget, deadline)
+    if chosen == "chain":
+        return _chain(found, rng, rule, start is not None, max_level, min_level, deadline)
+    return found
+
+
+def _search(
+    board: Board,
+    mines: int,
+    rng: random.Random,
+    rule: StartRule,
+    start: tuple[int, int] | None,
+    max_level: int,
+    min_level: int,
+    budget: int,
+    deadline: float | None,
+) -> Generated:
+    """Return a board made by the ``perturb`` sampler (see :func:`generate`). Raises
+    :class:`GenerationError` when none was found within ``budget`` layouts or by ``deadline``."""
     tries_per_layout = 4 * board.size
     # A window below the mine total seeks a hard point first; one that allows the total is met
     # by luck (see the module's docstring).
@@ -229,6 +274,114 @@ def generate(
         if found is not None:
             return Generated(*found)
     raise GenerationError(_failure(board, mines, min_level, max_level, layouts))
+
+
+def _chain(
+    first: Generated,
+    rng: random.Random,
+    rule: StartRule,
+    fixed: bool,
+    max_level: int,
+    min_level: int,
+    deadline: float | None,
+) -> Generated:
+    """Return the board reached by :data:`CHAIN_MOVES` Metropolis moves per mine from ``first``.
+
+    A move takes a uniformly random mine and a uniformly random mine-free cell, both outside
+    the start area (``fixed``: the start cell stays; otherwise the start is each layout's hint
+    cell and no cell is kept free), and swaps them when the layout stays guess-free (and its
+    grade within the window); otherwise the layout stays as it is. The moves are symmetric and
+    accepted by membership alone, so the uniform distribution over the guess-free layouts is
+    kept: the longer the chain, the closer the board is to uniform, whatever ``first`` was.
+
+    Raises :class:`GenerationError` once ``time.monotonic()`` passes ``deadline``.
+    """
+    layout, at = first.layout, first.start
+    board = layout.board
+    level = first.level
+    area = board.start_area(board.index(*at), rule) if fixed else 0
+    outside = board.full_mask & ~area
+    mined = iter_bits(layout.mines & outside)
+    free = iter_bits(outside & ~layout.mines)
+    if not mined or not free:
+        return Generated(layout, at, level, "chain")
+    swaps = SwapCheck(board)
+    window = max_level < 5 or min_level > 1
+    trail = _Trail(layout, board.index(*at)) if fixed and not window else None
+    for _ in range(CHAIN_MOVES * len(mined)):
+        if deadline is not None and time.monotonic() > deadline:
+            raise GenerationError(_failure(board, layout.mine_count, min_level, max_level))
+        j, k = rng.randrange(len(mined)), rng.randrange(len(free))
+        candidate = Layout(board, layout.mines ^ (1 << mined[j] | 1 << free[k]))
+        there = at if fixed else hint_cell(candidate)
+        i = board.index(*there)
+        if swaps.needs_guess(candidate.mines, area or board.start_area(i, "safe")):
+            continue
+        if trail is not None:
+            if not trail.moved(candidate, 1 << mined[j] | 1 << free[k]):
+                continue
+        elif not _clears(candidate, i):
+            continue
+        if window:
+            graded = _grade(candidate, i)
+            if not min_level <= graded <= max_level:
+                continue
+            level = graded
+        layout, at = candidate, there
+        mined[j], free[k] = free[k], mined[j]
+    return Generated(layout, at, level, "chain")
+
+
+class _Trail:
+    """The solve of the chain's current layout, step by step, so a move is judged from the
+    last point of that solve that the move cannot have changed.
+
+    The complete solver's play is a function of the numbers it has opened: up to the first
+    step whose opened cells include a changed number (or a moved cell), the solve of the moved
+    layout goes through the same states. Resuming from there gives the same verdict as a solve
+    from the start.
+    """
+
+    def __init__(self, layout: Layout, start: int) -> None:
+        self.start = start
+        self.states: list[tuple[int, int]] = []
+        if not self._play(Engine(layout, start), self.states):
+            raise AssertionError("the chain started from a layout that is not guess-free")
+
+    @staticmethod
+    def _play(work: Engine, states: list[tuple[int, int]]) -> bool:
+        """Play ``work`` to the end with the complete solver, appending its states; return
+        whether it cleared the board."""
+        if not work.opened:
+            work.reveal(work.start)
+        while not work.cleared():
+            states.append((work.opened, work.known))
+            if not work.step(5, exact_levels=False):
+                return False
+        return True
+
+    def moved(self, layout: Layout, cells: int) -> bool:
+        """Return whether ``layout``, which differs from the current one at ``cells``, is
+        cleared from the start; if so it becomes the current one."""
+        changed = layout.board.dilate(cells)
+        states = self.states
+        low, high = 0, len(states)  # the opened cells only grow along the solve
+        while low < high:
+            mid = (low + high) // 2
+            if states[mid][0] & changed:
+                high = mid
+            else:
+                low = mid + 1
+        work = Engine(layout, self.start)
+        kept = states[:low]
+        if kept:
+            work.opened, work.known = kept[-1]
+            work.dirty = work.full
+            kept.pop()
+        if not self._play(work, kept):
+            return False
+        self.states = kept
+        return True
 
 
 def _fresh(
@@ -253,7 +406,7 @@ def choose_sampler(
     max_level: int = 5,
     min_level: int = 1,
     sampler: Sampler = "auto",
-) -> Literal["exact", "perturb"]:
+) -> Literal["exact", "perturb", "chain"]:
     """Return the sampler ``auto`` stands for (any other is returned as it is): ``exact`` when
     there is no window of levels, the board has at most :data:`EXACT_CELLS` cells and at most
     :data:`EXACT_DENSITY` mines per cell outside the start area; else ``perturb``.
@@ -506,7 +659,7 @@ def _failure(
     if exact:
         when += (
             " by exact sampling (none of the random layouts was guess-free; "
-            "--sampler perturb searches)"
+            "--sampler perturb or chain searches)"
         )
     if min_level <= 1 and max_level >= 5:
         if layouts is None or exact:
