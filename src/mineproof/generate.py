@@ -375,9 +375,7 @@ class _Trail:
         work = Engine(layout, self.start)
         kept = states[:low]
         if kept:
-            work.opened, work.known = kept[-1]
-            work.dirty = work.full
-            kept.pop()
+            work.resume(*kept.pop())
         if not self._play(work, kept):
             return False
         self.states = kept

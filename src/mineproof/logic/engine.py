@@ -218,6 +218,14 @@ class Engine:
         self.hardest = 0
         self.reveal(self.start)
 
+    def resume(self, opened: int, known: int) -> None:
+        """Go on from another solve's state of this layout's start: ``opened`` cells and
+        ``known`` mines, which must be what a solve of this layout can reach."""
+        self.restart()
+        self.opened, self.known = opened, known
+        self.dirty = self.full
+        self.clean = False
+
     def position(self) -> Position:
         """Return the player's view now: opened numbers, proven mines flagged, the rest covered."""
         cells = tuple(
