@@ -497,6 +497,7 @@ def _settle(
     classes = _classes(board)
     work.reveal(i)
     exact_levels = max_level < 5  # the mine total allowed: the fastest complete solve
+    best = stalled = 0
     for _ in range(tries):
         if deadline is not None and time.monotonic() > deadline:
             raise GenerationError(_failure(board, layout.mine_count, min_level, max_level))
@@ -520,6 +521,10 @@ def _settle(
             work.restart()
             if work.play(max_level, exact_levels):
                 return None
+        settled = (work.opened | work.known).bit_count()
+        best, stalled = (settled, 0) if settled > best else (best, stalled + 1)
+        if stalled > STALLED:
+            return None  # the changes no longer help: a fresh layout does better
         if not _perturb(work, rng, classes):
             return None
     return None
