@@ -11,9 +11,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Literal, overload
 
+from mineproof.bitboard import bitboard
 from mineproof.errors import FormatError, IllegalMoveError
 
 __all__ = ["LEVELS", "MAX_SIDE", "Board", "FirstClick", "Layout", "cell_name", "iter_bits"]
@@ -153,15 +153,6 @@ def geometry_bytes() -> int:
         return sum(_geometry_bytes.values())
 
 
-@lru_cache(maxsize=64)
-def _edges(width: int, height: int) -> tuple[int, int, int]:
-    """Return (all cells, cells with x > 0, cells with x < width - 1) as bitmasks."""
-    full = (1 << (width * height)) - 1
-    first_column = sum(1 << (y * width) for y in range(height))
-    last_column = first_column << (width - 1)
-    return full, full & ~first_column, full & ~last_column
-
-
 @dataclass(frozen=True, slots=True)
 class Board:
     """The geometry of a board: its width and height (1 to 255 each).
@@ -209,10 +200,7 @@ class Board:
         >>> Board(3, 3).dilate(1) == 0b11011
         True
         """
-        full, not_first, not_last = _edges(self.width, self.height)
-        row = mask | (mask << 1 & not_first) | (mask >> 1 & not_last)
-        w = self.width
-        return (row | row << w | row >> w) & full
+        return bitboard(self.width, self.height).dilate(mask)
 
     def neighbour_masks(self) -> Sequence[int]:
         """Return the neighbour bitmask of every cell (a shared table, computed once per size;

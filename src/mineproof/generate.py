@@ -312,13 +312,14 @@ def _chain(
         if deadline is not None and time.monotonic() > deadline:
             raise GenerationError(_failure(board, layout.mine_count, min_level, max_level))
         j, k = rng.randrange(len(mined)), rng.randrange(len(free))
-        candidate = Layout(board, layout.mines ^ (1 << mined[j] | 1 << free[k]))
+        swapped = 1 << mined[j] | 1 << free[k]
+        candidate = Layout(board, layout.mines ^ swapped)
         there = at if fixed else hint_cell(candidate)
         i = board.index(*there)
         if swaps.needs_guess(candidate.mines, area or board.start_area(i, "safe")):
             continue
         if trail is not None:
-            if not trail.moved(candidate, 1 << mined[j] | 1 << free[k]):
+            if not trail.moved(candidate, swapped):
                 continue
         elif not _clears(candidate, i):
             continue

@@ -6,9 +6,11 @@ step. When that runs out before a contradiction, the proof splits on one more ce
 both of its cases, as few splits as possible. Only the steps the contradiction needs are kept.
 
 >>> from mineproof.analysis.constraints import Clue
->>> proof = case_proof([Clue(10, 0b011, 1), Clue(11, 0b110, 1), Clue(12, 0b101, 1)], 0, True)
->>> proof is None   # the three 1s on a triangle of cells cannot all hold: nothing to refute
-True
+>>> proof = case_proof([Clue(10, 0b011, 1), Clue(11, 0b111, 2)], 2, True)  # is cell 2 a mine?
+>>> [(e.premise, e.mine, e.conflict) for e in proof.refuted.chain]  # suppose it is safe:
+[(11, 3, ''), (10, 0, 'too-many')]
+
+(if cell 2 is safe, the 2 puts mines on cells 0 and 1, which is one too many for the 1.)
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from mineproof.analysis.constraints import Clue, new_clue, propagate
 from mineproof.analysis.core import forced_by
+from mineproof.bitboard import bitboard
 from mineproof.board import Layout, iter_bits
-from mineproof.logic.bitboard import bitboard
 from mineproof.logic.levels import forced_up_to, mine_count, two_clues
 from mineproof.position import COVERED, FLAG, Position
 
@@ -22,7 +22,7 @@ class Engine:
 
     Sets of cells are bitmasks, with no Position objects in the loop. Level 1 (the one-clue
     rules) works on the whole board at once: the numbers are held bit-sliced
-    (:mod:`mineproof.logic.bitboard`), and each step compares them, for every number at once,
+    (:mod:`mineproof.bitboard`), and each step compares them, for every number at once,
     with how many known mines and how many covered cells it touches. It looks only at the
     numbers next to a cell that changed (opened, proven, or toggled) since the last step, since
     the others gave all they could before. Only where level 1 is stuck are the clues built one

@@ -7,8 +7,12 @@ so the numbers of a layout, or how many known mines each number touches, cost a 
 operations on the board's ints instead of a loop over its cells.
 
 >>> grid = Bitboard(3, 3)
->>> grid.equal(grid.count(0b000_010_000), (1, 0, 0, 0), grid.full) == grid.full & ~0b000_010_000
+>>> centre = 0b000_010_000
+>>> ones = (grid.full, 0, 0, 0)  # every cell's count is 1
+>>> grid.equal(grid.count(centre), ones, grid.full) == grid.full & ~centre
 True
+>>> bin(grid.dilate(1))
+'0b11011'
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ Planes = tuple[int, int, int, int]
 
 
 class Bitboard:
-    """The shifts of one board size: neighbour counts, dilation and comparisons of counts."""
+    """The shifts of one board size: neighbour counts, dilation and comparisons of counts (the
+    one definition of dilation: :meth:`mineproof.board.Board.dilate` calls it)."""
 
     def __init__(self, width: int, height: int) -> None:
         self.width = width
