@@ -53,6 +53,7 @@ processes that make it.
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from dataclasses import dataclass
@@ -110,6 +111,9 @@ SEEKING_PERTURBATIONS = 3
 stops without one: a few more stops per layout find hard points about twice as fast as taking
 only the first stop of each layout (measured on intermediate boards)."""
 
+AIM = 16
+"""Numbers (or cells of a wall of proven mines) a perturbation chooses among."""
+
 STALLED = 32
 """Perturbations in a row that settle no new cell after which a layout with a hard point is
 dropped: what is left to solve is walled in by the protected cells (or needs more than the
@@ -151,43 +155,73 @@ def hint_cell(layout: Layout) -> tuple[int, int]:
 
 
 def _perturb(engine: Engine, rng: random.Random, classes: dict[int, int]) -> bool:
-    """Toggle a covered frontier cell and compensate in the interior; False if impossible.
+    """Change the layout where the solve is stuck so that it can go on; False if impossible.
 
-    The compensating cell has as many neighbours as the toggled one (both corners, both
-    on an edge, or both inside), so every move keeps the number of mines in corners, on
-    edges and inside: the uniform layout's spread survives the search for a solvable one.
+    Of up to :data:`AIM` random numbers beside undecided cells, the changes that make one's
+    undecided cells all free or all mines (which the number then proves) are tried, fewest
+    toggles first. Each toggled cell is paired with a cell of the opposite state with as many
+    neighbours (both corners, both on an edge, or both inside), so every move keeps the number
+    of mines in corners, on edges and inside; the partner is a covered cell away from the
+    opened ones where there is one (where the change is invisible), else any covered cell
+    away from the number, else an opened one (which becomes a proven mine). Behind a wall of
+    proven mines, with nothing undecided, a random cell of the wall is changed instead.
     """
     covered = engine.full & ~engine.opened & ~engine.protected
     near = engine.board.dilate(engine.opened) & covered
-    # Usually the undecided frontier; behind a wall of proven mines, the wall itself.
-    frontier = near & ~engine.known or near
-    cells = iter_bits(frontier)
-    if not cells:
-        return False
-    interior = covered & ~frontier & ~engine.known
-    picks = rng.sample(cells, min(len(cells), 16))
-    # Partners: the same class in the interior, else the same class anywhere covered, else
-    # the same class anywhere outside the start area (an opened cell: the solve restarts).
-    # Never another class: that would move mines between corners, edges and inside.
-    anywhere = engine.full & ~engine.protected
-    for pool in (interior, covered, anywhere):
-        for c in picks:
-            opposite = pool & ~(1 << c) & (~engine.mines if engine.mines >> c & 1 else engine.mines)
-            partners = iter_bits(opposite & classes[len(engine.lists[c])])
-            if partners:
-                partner = rng.choice(partners)
-                engine.toggle(c)
-                engine.toggle(partner)
-                # Proven mines beside a changed number may no longer be proven: prove again.
-                engine.forget_near(1 << c | 1 << partner)
-                if engine.opened >> partner & 1:
-                    engine.restart()
-                return True
-    return False
+    undecided = near & ~engine.known
+    if not undecided:
+        # Walled in: open a window in the wall, on a mine with covered cells behind it.
+        window = near & engine.board.dilate(covered & ~near) or near
+        return any(_swap(engine, rng, classes, 1 << c) for c in _sample(rng, window, AIM))
+    options = []
+    for c in _sample(rng, engine.opened & engine.board.dilate(undecided), AIM):
+        cells = engine.masks[c] & undecided
+        for toggles in (cells & engine.mines, cells & ~engine.mines):
+            if toggles:
+                options.append((toggles.bit_count(), rng.random(), toggles))
+    options.sort()
+    return any(_swap(engine, rng, classes, toggles) for _, _, toggles in options)
 
 
+def _sample(rng: random.Random, mask: int, k: int) -> list[int]:
+    """Return up to ``k`` distinct random cells of ``mask``."""
+    cells = iter_bits(mask)
+    return rng.sample(cells, min(len(cells), k))
+
+
+def _swap(engine: Engine, rng: random.Random, classes: dict[int, int], cells: int) -> bool:
+    """Toggle ``cells``, each with a partner (see :func:`_perturb`); False (nothing changed)
+    when one of them has none."""
+    covered = engine.full & ~engine.opened & ~engine.protected
+    around = engine.board.dilate(cells)
+    pools = (
+        covered & ~engine.board.dilate(engine.opened) & ~engine.known,
+        engine.opened & ~engine.protected & ~around,
+    )
+    taken = cells
+    partners = []
+    for c in iter_bits(cells):
+        wanted = ~engine.mines if engine.mines >> c & 1 else engine.mines
+        for pool in pools:
+            choices = iter_bits(pool & wanted & ~taken & classes[len(engine.lists[c])])
+            if choices:
+                partner = rng.choice(choices)
+                partners.append(partner)
+                taken |= 1 << partner
+                break
+        else:
+            return False
+    # Proven mines beside a changed number may no longer be proven: prove again.
+    engine.forget_near(taken)
+    for c in (*iter_bits(cells), *partners):
+        engine.toggle(c)
+    return True
+
+
+@functools.lru_cache(maxsize=8)
 def _classes(board: Board) -> dict[int, int]:
-    """Return, per neighbour count, the bitmask of the cells with that many neighbours."""
+    """Return, per neighbour count, the bitmask of the cells with that many neighbours (shared:
+    not to be changed; the last few sizes are kept)."""
     out: dict[int, int] = {}
     for i, near in enumerate(board.neighbour_lists()):
         out[len(near)] = out.get(len(near), 0) | 1 << i

@@ -185,13 +185,15 @@ def test_exact_sampler_is_uniform_on_6x5() -> None:
 
 
 def test_the_statistic_detects_the_perturbation_sampler_bias() -> None:
-    # The same measurements, on the same seeds, fail by far: on 5x5 the chi-square over the
-    # layouts, on 6x5 the per-cell z-scores and the coarse chi-square, and on the dense 5x5
-    # board with 9 mines the coarse chi-square already at 1,000 boards.
+    # The same measurements, on the same seeds, fail by far (P_MIN is 1e-4): on 5x5 the
+    # chi-square over the layouts, on 6x5 the per-cell z-scores and the coarse chi-square, and
+    # on the dense 5x5 board with 9 mines the coarse chi-square already at 1,000 boards. (Since
+    # the perturbations aim at a number, 2026-11-23, the sampler is less biased on 5x5: p 1e-12
+    # over the layouts and 5e-8 on the dense board, where it was below 1e-20 and 1e-8.)
     small = measure(5, 5, 5, draw(5, 5, 5, "perturb", 4000))
     assert small.outside == 0
     assert small.p_layouts is not None
-    assert small.p_layouts < 1e-20
+    assert small.p_layouts < 1e-9
     assert small.failures()
     large = measure(6, 5, 7, draw(6, 5, 7, "perturb", 10000))
     assert large.outside == 0
@@ -200,7 +202,7 @@ def test_the_statistic_detects_the_perturbation_sampler_bias() -> None:
     assert large.failures()
     dense = measure(5, 5, 9, draw(5, 5, 9, "perturb", 1000))
     assert dense.outside == 0
-    assert dense.p_coarse < 1e-8
+    assert dense.p_coarse < 1e-6
     assert dense.failures()
 
 

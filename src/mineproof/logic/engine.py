@@ -80,12 +80,17 @@ class Engine:
         self.dirty |= grid.dilate(new)
 
     def toggle(self, i: int) -> None:
-        """Put a mine on cell ``i`` or take it away, keeping the numbers right."""
+        """Put a mine on cell ``i`` or take it away, keeping the numbers right. A mine put on
+        an opened cell makes it a proven mine: the solve goes on (its cells opened before are
+        then only checked when the board is replayed from the start)."""
         bit = 1 << i
         self.mines ^= bit
         self._count_numbers()
         self.dirty |= bit | self.masks[i]
         self.clean = False
+        if self.opened & bit:
+            self.opened ^= bit
+            self.known |= bit
 
     def forget_near(self, cells: int) -> None:
         """Forget the proven mines within two cells of ``cells`` (whose mines changed).
