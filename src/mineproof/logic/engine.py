@@ -7,14 +7,17 @@ opens what they prove safe and marks what they prove mined.
 
 from __future__ import annotations
 
-from mineproof.analysis.constraints import Clue, new_clue, propagate
+from mineproof.analysis.constraints import Clue, components_of, new_clue, propagate
 from mineproof.analysis.core import forced_by
 from mineproof.bitboard import bitboard
 from mineproof.board import Layout, iter_bits
-from mineproof.logic.levels import forced_up_to, mine_count, two_clues
+from mineproof.logic.levels import forced_up_to, mine_count, pair_bounds
 from mineproof.position import COVERED, FLAG, Position
 
 __all__ = ["Engine"]
+
+_FORWARD = ((1, 0), (2, 0), *((dx, dy) for dy in (1, 2) for dx in (-2, -1, 0, 1, 2)))
+"""The cells after a cell (in reading order) at most two steps away, as ``(dx, dy)``."""
 
 
 class Engine:
@@ -48,6 +51,10 @@ class Engine:
         self.known = 0
         # Kept up to date by `update_clues` at the points where level 1 is stuck.
         self.clue_of: dict[int, Clue] = {}
+        # The clues of the last stuck point where nothing was forced, and of the last one
+        # where no pair of clues forced anything (see `_stuck`).
+        self.quiet: set[Clue] = set()
+        self.paired: set[Clue] = set()
         # Cells changed since the last step (its numbers are looked at again) and since the
         # clues were last brought up to date.
         self.dirty = 0
@@ -158,6 +165,77 @@ class Engine:
                 near_covered = None
         return safe, mine
 
+    def _stuck(self, rest: list[Clue], unknown: int, left: int) -> tuple[int, int]:
+        """Return ``(safe, mine)``: what the clues ``rest`` (reduced, one clue stuck) force with
+        ``left`` mines among ``unknown``, as the exact count with the mine total does.
+
+        Only the components with a clue that changed since the last stuck point where nothing
+        was forced are looked at, while the total cannot bind (the components' mines cannot
+        reach ``left`` and cannot leave the cells outside them full or empty). The clues of that
+        point force nothing, and neither does any connected part of them: a part has more
+        arrangements, not fewer. Two clues are tried before the count: they settle most stuck
+        points at a quarter of its cost (see :meth:`_pairs`).
+        """
+        safe, mine = self._pairs(rest)
+        if safe | mine:
+            return safe, mine
+        quiet = self.quiet
+        fresh: list[Clue] = []
+        low = high = 0
+        frontier = 0
+        for comp in components_of(rest):
+            frontier |= comp.mask
+            if not quiet.issuperset(comp.clues):
+                fresh.extend(comp.clues)
+            # Bounds of the component's mines: its fullest clue, all its clues' mines.
+            low += max(clue.mines for clue in comp.clues)
+            high += min(sum(clue.mines for clue in comp.clues), comp.mask.bit_count())
+        outside = (unknown & ~frontier).bit_count()
+        if high < left and left - low < outside:
+            if fresh:
+                safe, mine = forced_by(fresh, unknown)
+        else:
+            safe, mine = forced_by(rest, unknown, left)
+        if not (safe | mine):
+            self.quiet = set(rest)
+        return safe, mine
+
+    def _pairs(self, rest: list[Clue]) -> tuple[int, int]:
+        """Return ``(safe, mine)``: what the pairs of overlapping clues of ``rest`` force, as
+        :func:`~mineproof.logic.levels.two_clues` does.
+
+        Only pairs with a clue outside ``paired`` are looked at: no pair of those clues forces
+        anything (what a pair forces depends on the two clues alone). Afterwards ``paired``
+        holds the clues of ``rest`` but those of a pair that forced something. Two clues
+        overlap only when their numbers are at most two cells apart, so each is paired with
+        the numbers around it.
+        """
+        paired = self.paired
+        width, height = self.board.width, self.board.height
+        get = {clue.cell: clue for clue in rest}.get
+        # The numbers after a number, and, where some clues are unchanged, those before it:
+        # a pair of changed clues is looked at from its first one.
+        around = [(dx, dy, dy * width + dx, False) for dx, dy in _FORWARD]
+        if paired:
+            around += [(-dx, -dy, -d, True) for dx, dy, d, _ in around]
+        forcing: set[Clue] = set()
+        safe = mine = 0
+        for a in rest:
+            if a in paired:
+                continue
+            cell = a.cell
+            y, x = divmod(cell, width)
+            for dx, dy, d, before in around:
+                if 0 <= x + dx < width and 0 <= y + dy < height:
+                    b = get(cell + d)
+                    if b is not None and (not before or b in paired) and a.mask & b.mask:
+                        s, m = pair_bounds(a, b)
+                        if s | m:
+                            safe, mine = safe | s, mine | m
+                            forcing.update((a, b))
+        self.paired = set(rest) - forcing if forcing else set(rest)
+        return safe, mine
+
     def cleared(self) -> bool:
         return self.opened | self.mines == self.full
 
@@ -183,10 +261,7 @@ class Engine:
             if not (safe | mine) and max_level >= 2:
                 rest = propagate(list(self.clue_of.values()))[2]
                 if max_level >= 5 and not exact_levels:
-                    # Two clues settle most stuck points at a quarter of the cost of the count.
-                    safe, mine = two_clues(rest)
-                    if not (safe | mine):
-                        safe, mine = forced_by(rest, unknown, left)
+                    safe, mine = self._stuck(rest, unknown, left)
                     level = 5
                 else:
                     for level in range(2, max_level + 1):
