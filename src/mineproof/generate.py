@@ -496,9 +496,16 @@ def _reject(
 def _clears(layout: Layout, i: int) -> bool:
     """Return whether the complete solver (with the mine total) clears ``layout`` from cell
     ``i``; it stops at the first point where nothing is forced."""
+    return _complete(layout, i).cleared()
+
+
+def _complete(layout: Layout, i: int) -> Engine:
+    """Return the complete solver (with the mine total) after playing ``layout`` from cell
+    ``i``: cleared, or stopped at the first point where nothing is forced."""
     work = Engine(layout, i)
     work.reveal(i)
-    return work.play(5, exact_levels=False)
+    work.play(5, exact_levels=False)
+    return work
 
 
 def _grade(layout: Layout, i: int) -> int:
@@ -546,14 +553,18 @@ def _settle(
                 work.start = i
                 work.restart()
                 continue
-            verdict, graded = _verify(candidate, at, max_level, min_level, work.clean)
+            verdict, graded, stuck = _verify(candidate, at, max_level, min_level, work.clean)
             if verdict == "ok":
                 return candidate, at, graded
             if verdict == "too easy":
                 return None  # only a fresh layout can make the board harder
             # The quick solve went through with numbers that changed under it, or the ladder
-            # grades higher than the quick solver: replay from the start cell.
-            work.restart()
+            # grades higher than the quick solver: replay from the start cell, or (the quick
+            # solver being the complete one) go on from where the verification stopped.
+            if stuck is not None and not exact_levels:
+                work.resume(*stuck)
+            else:
+                work.restart()
             if work.play(max_level, exact_levels):
                 return None
         settled = (work.opened | work.known).bit_count()
@@ -626,7 +637,7 @@ def _settle_window(
             candidate = Layout(board, work.mines)
             if hinted and hint_cell(candidate) != at:
                 return None  # another start cell: the hard point would not hold
-            verdict, graded = _verify(candidate, at, max_level, min_level, work.clean)
+            verdict, graded, _ = _verify(candidate, at, max_level, min_level, work.clean)
             if verdict == "ok":
                 return candidate, at, graded
             if verdict == "too easy":
@@ -715,26 +726,32 @@ def _failure(
     return f"no guess-free {size} whose hardest step {window} found {when}"
 
 
+Verdict = Literal["ok", "unsolved", "too easy", "too hard"]
+
+
 def _verify(
     layout: Layout, at: tuple[int, int], max_level: int, min_level: int, replayed: bool
-) -> tuple[Literal["ok", "unsolved", "too easy", "too hard"], int | None]:
-    """Return the verdict of the complete solver, and with bounded levels the hardest level the
-    solve needs (the engine taking the lowest level at each step, as the ladder does).
+) -> tuple[Verdict, int | None, tuple[int, int] | None]:
+    """Return the verdict of the complete solver; with bounded levels the hardest level the
+    solve needs (the engine taking the lowest level at each step, as the ladder does); and for
+    an unsolved board the complete solver's state where it stopped (opened cells, proven mines).
 
     ``replayed`` says the board was just solved from the start cell without any change (by
     the complete engine when ``max_level`` is 5): that solve is the verification.
     """
     i = layout.board.index(*at)
-    if not (replayed and max_level >= 5) and not _clears(layout, i):
-        return "unsolved", None
+    if not (replayed and max_level >= 5):
+        check = _complete(layout, i)
+        if not check.cleared():
+            return "unsolved", None, (check.opened, check.known)
     if max_level >= 5 and min_level <= 1:
-        return "ok", None
+        return "ok", None, None
     hardest = _grade(layout, i)
     if hardest < min_level:
-        return "too easy", hardest
+        return "too easy", hardest, None
     if hardest > max_level:
-        return "too hard", hardest
-    return "ok", hardest
+        return "too hard", hardest, None
+    return "ok", hardest, None
 
 
 def check_arguments(
