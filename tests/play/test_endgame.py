@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from functools import cache
 from itertools import combinations
@@ -13,7 +12,7 @@ from mineproof.analysis import analyze
 from mineproof.analysis.constraints import constraints_of
 from mineproof.board import iter_bits
 from mineproof.play.endgame import EndgameSearch, arrangements
-from mineproof.play.player import _best, _endgame
+from mineproof.play.player import _endgame, best_guess
 from mineproof.position import Position
 
 # The conftest fixture: (count, width, height, mines, most covered) -> positions.
@@ -69,9 +68,12 @@ def test_best_guess_is_optimal_in_small_end_games(stuck_positions: StuckPosition
         analysis = analyze(position, trust_flags=True)
         exact = _endgame(analysis)
         assert exact is not None  # few cells left: the exact search answers
-        assert abs(chances[exact] - max(chances.values())) < 1e-9, position
-        cell = _best(analysis, random.Random(0))
-        assert abs(chances[cell] - max(chances.values())) < 1e-9, position
+        assert abs(chances[exact[0]] - max(chances.values())) < 1e-9, position
+        assert exact[1] == pytest.approx(max(chances.values())), position
+        guess = best_guess(analysis)
+        assert abs(chances[guess.cell] - max(chances.values())) < 1e-9, position
+        if guess.reason != "fifty-fifty":  # an isolated 50/50 is taken first, just as good
+            assert guess.reason == "endgame" and guess.win == pytest.approx(exact[1])
 
 
 def brute_arrangements(position: Position) -> set[int]:
@@ -123,7 +125,7 @@ def test_search_wins_as_often_as_brute_force(
         assert chances[cell] == pytest.approx(chance), position
         # The player's end game picks a cell just as good.
         exact = _endgame(analyze(position, trust_flags=True))
-        assert exact is not None and chances[exact] == pytest.approx(chance)
+        assert exact is not None and chances[exact[0]] == pytest.approx(chance)
 
 
 def test_search_gives_up_past_its_budget(stuck_positions: StuckPositions) -> None:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from itertools import combinations
 
 from mineproof.analysis import analyze
 from mineproof.board import iter_bits
-from mineproof.play.player import _best, isolated_fifty_fifty
+from mineproof.play.player import BestGuess, best_guess, isolated_fifty_fifty
 from mineproof.position import Position
 
 # The conftest fixture: (count, width, height, mines, most covered) -> positions.
@@ -47,7 +46,7 @@ def test_best_takes_the_isolated_pair_before_the_rest() -> None:
     assert not analysis.safe_mask
     cell = isolated_fifty_fifty(analysis)
     assert cell is not None and position.board.xy(cell) == (0, 0)
-    assert _best(analysis, random.Random(0)) == cell
+    assert best_guess(analysis) == BestGuess(cell, "fifty-fifty")
     # The safest player would open a 14 % cell on the right instead.
     assert analysis.mine_counts[cell] * 2 == analysis.arrangements
 

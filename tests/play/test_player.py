@@ -12,7 +12,7 @@ from mineproof.board import Board
 from mineproof.cli import main
 from mineproof.play import BenchRequest, Rules, Strategy, play_game, run_bench, wilson
 from mineproof.play.lookahead import Lookahead
-from mineproof.play.player import _best, _candidates, _safest
+from mineproof.play.player import _candidates, _safest, best_guess
 from mineproof.position import Position
 
 
@@ -93,7 +93,9 @@ def test_best_weighs_far_corners_after_a_number_in_the_corner() -> None:
     board = position.board
     cells = {board.xy(c) for c in _candidates(analysis, Lookahead(analysis))}
     assert cells == {(2, 0), (0, 2), (15, 0), (0, 15), (15, 15)}
-    assert board.xy(_best(analysis, random.Random(0))) in {(15, 0), (0, 15), (15, 15)}
+    guess = best_guess(analysis)
+    assert guess.reason == "lookahead" and guess.win is None
+    assert board.xy(guess.cell) in {(15, 0), (0, 15), (15, 15)}
 
 
 def test_candidates_are_the_nearly_safest() -> None:

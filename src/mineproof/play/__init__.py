@@ -1,16 +1,29 @@
 """Playing games when guesses cannot be avoided, and benchmarks of many games in parallel."""
 
 from mineproof.play.bench import BenchRequest, BenchSummary, run_bench, wilson
-from mineproof.play.player import RULES, GameResult, Outcome, Rules, Strategy, play_game
+from mineproof.play.player import (
+    RULES,
+    BestGuess,
+    GameResult,
+    GuessReason,
+    Outcome,
+    Rules,
+    Strategy,
+    best_guess,
+    play_game,
+)
 
 __all__ = [
     "RULES",
     "BenchRequest",
     "BenchSummary",
+    "BestGuess",
     "GameResult",
+    "GuessReason",
     "Outcome",
     "Rules",
     "Strategy",
+    "best_guess",
     "play_game",
     "run_bench",
     "wilson",

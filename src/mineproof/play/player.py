@@ -32,7 +32,17 @@ from mineproof.play.endgame import EndgameSearch, arrangements
 from mineproof.play.lookahead import Lookahead, Score
 from mineproof.position import Position
 
-__all__ = ["RULES", "GameResult", "Outcome", "Rules", "Strategy", "play_game"]
+__all__ = [
+    "RULES",
+    "BestGuess",
+    "GameResult",
+    "GuessReason",
+    "Outcome",
+    "Rules",
+    "Strategy",
+    "best_guess",
+    "play_game",
+]
 
 Strategy = Literal["logic", "safest", "best"]
 Rules = Literal["classic", "modern"]
@@ -119,7 +129,7 @@ def play_game(
             continue
         if strategy == "logic":
             break
-        cell = _safest(analysis) if strategy == "safest" else _best(analysis, rng)
+        cell = _safest(analysis) if strategy == "safest" else best_guess(analysis).cell
         guesses += 1
         p = analysis.mine_counts[cell] / analysis.arrangements
         move("open", cell, {"kind": "guess", "probability": p, "strategy": strategy})
@@ -161,8 +171,9 @@ def _safest(analysis: Analysis) -> int:
     return _choices(analysis)[0][1]
 
 
-def _endgame(analysis: Analysis) -> int | None:
-    """Return the guess that wins most often, by exact search, when few arrangements remain.
+def _endgame(analysis: Analysis) -> tuple[int, float] | None:
+    """Return the guess that wins most often and its chance to win, by exact search, when few
+    arrangements remain.
 
     Only when at most ``_ENDGAME_ARRANGEMENTS`` arrangements are left and the search fits its
     budget of work (see :mod:`mineproof.play.endgame`); otherwise None.
@@ -175,24 +186,42 @@ def _endgame(analysis: Analysis) -> int | None:
     if states is None:
         return None
     masks = position.board.neighbour_masks()
-    found = EndgameSearch(masks, iter_bits(cons.unknown), _ENDGAME_BUDGET).best_cell(tuple(states))
-    return None if found is None else found[0]
+    return EndgameSearch(masks, iter_bits(cons.unknown), _ENDGAME_BUDGET).best_cell(tuple(states))
 
 
-def _best(analysis: Analysis, rng: random.Random) -> int:
+GuessReason = Literal["fifty-fifty", "endgame", "lookahead"]
+"""Why :func:`best_guess` chose its cell: an isolated 50/50 that must be guessed some time
+(taken now), the exact search of the end game (the cell that wins most often), or the look one
+move ahead (the best chance to survive the guess and the move after it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BestGuess:
+    """The guess the ``best`` strategy makes: the cell, why, and for the end game the chance to
+    win the game from here with the best play (``None`` otherwise)."""
+
+    cell: int
+    reason: GuessReason
+    win: float | None = None
+
+
+def best_guess(analysis: Analysis) -> BestGuess:
     """Return the guess with the best chance to survive it and the move after it.
 
-    When few cells remain, the cell that wins most often, found by exact search. Otherwise each
-    candidate (see :func:`_candidates`) is weighed by :meth:`Lookahead.score`: living cells
-    before dead ones, then secondary safety, then progress and expected clears.
+    An isolated 50/50 first (see :func:`isolated_fifty_fifty`). When few cells remain, the cell
+    that wins most often, found by exact search. Otherwise each candidate (see
+    :func:`_candidates`) is weighed by :meth:`Lookahead.score`: living cells before dead ones,
+    then secondary safety, then progress and expected clears. ``analysis`` is of a position
+    where nothing is forced (flags trusted); raises ``ValueError`` when no covered cell is left.
     """
     coin = isolated_fifty_fifty(analysis)
     if coin is not None:
-        return coin
+        return BestGuess(coin, "fifty-fifty")
     exact = _endgame(analysis)
     if exact is not None:
-        return exact
-    del rng
+        return BestGuess(exact[0], "endgame", exact[1])
+    if not any(n >= 0 for n in analysis.mine_counts):
+        raise ValueError("no covered cell is left to guess")
     look = Lookahead(analysis)
     best: Score | None = None
     for cell in _candidates(analysis, look):
@@ -203,7 +232,7 @@ def _best(analysis: Analysis, rng: random.Random) -> int:
         if best is None or score.key() > best.key():
             best = score
     assert best is not None
-    return best.cell
+    return BestGuess(best.cell, "lookahead")
 
 
 def isolated_fifty_fifty(analysis: Analysis) -> int | None:
