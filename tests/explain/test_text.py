@@ -13,7 +13,14 @@ from babel.messages.pofile import read_po
 
 from mineproof.board import cell_name
 from mineproof.errors import MineproofError
-from mineproof.explain import LANGUAGES, explain, grade_text, guess_text, level_name
+from mineproof.explain import (
+    LANGUAGES,
+    best_guess_text,
+    explain,
+    grade_text,
+    guess_text,
+    level_name,
+)
 from mineproof.explain.text import LOCALES
 from mineproof.logic import RULES, Deduction, deductions
 from mineproof.position import Position
@@ -203,6 +210,13 @@ def test_summaries_render(lang: str) -> None:
     assert "{" not in grade_text(True, 3, {1: 20, 2: 4, 3: 1}, lang)
     assert "{" not in grade_text(False, 0, {}, lang)
     assert "12%" in guess_text([(0, 0), (2, 3)], "12%", lang)
+    for reason in ("fifty-fifty", "endgame", "lookahead"):
+        text = best_guess_text((27, 3), reason, "12%", "64%", lang)
+        assert "AB4" in text and "{" not in text
+        assert ("12%" in text) == (reason != "fifty-fifty")
+        assert ("64%" in text) == (reason == "endgame")
+    with pytest.raises(ValueError, match="unknown reason"):
+        best_guess_text((0, 0), "luck", "12%", None, lang)
 
 
 def test_unknown_language() -> None:

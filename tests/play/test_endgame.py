@@ -11,6 +11,7 @@ import pytest
 from mineproof.analysis import analyze
 from mineproof.analysis.constraints import constraints_of
 from mineproof.board import iter_bits
+from mineproof.explain import hint
 from mineproof.play.endgame import EndgameSearch, arrangements
 from mineproof.play.player import _endgame, best_guess
 from mineproof.position import Position
@@ -74,6 +75,30 @@ def test_best_guess_is_optimal_in_small_end_games(stuck_positions: StuckPosition
         assert abs(chances[guess.cell] - max(chances.values())) < 1e-9, position
         if guess.reason != "fifty-fifty":  # an isolated 50/50 is taken first, just as good
             assert guess.reason == "endgame" and guess.win == pytest.approx(exact[1])
+
+
+def test_the_hint_names_the_exact_end_games_pick_and_its_chance() -> None:
+    position = Position.parse("4x4x3\n1HHH\nHHHH\nHHHH\nHHHH")
+    chances = optimal(position)
+    found = hint(position)
+    assert found.best is not None and found.best.reason == "endgame"
+    x, y = found.best.cell
+    assert chances[y * 4 + x] == pytest.approx(max(chances.values()))
+    assert found.best.win == pytest.approx(max(chances.values()))
+    layouts = brute_arrangements(position)
+    assert found.best.probability == pytest.approx(
+        sum(m >> (y * 4 + x) & 1 for m in layouts) / len(layouts)
+    )
+    data = found.to_json()
+    assert data["level"] == 0 and data["best"] == {
+        "cell": [x, y],
+        "probability": found.best.probability,
+        "reason": "endgame",
+        "win": found.best.win,
+        "text": found.best.text,
+    }
+    assert found.best.win is not None
+    assert f"{round(100 * found.best.win)}%" in found.best.text
 
 
 def brute_arrangements(position: Position) -> set[int]:

@@ -7,6 +7,7 @@ from itertools import combinations
 
 from mineproof.analysis import analyze
 from mineproof.board import iter_bits
+from mineproof.explain import hint
 from mineproof.play.player import BestGuess, best_guess, isolated_fifty_fifty
 from mineproof.position import Position
 
@@ -49,6 +50,23 @@ def test_best_takes_the_isolated_pair_before_the_rest() -> None:
     assert best_guess(analysis) == BestGuess(cell, "fifty-fifty")
     # The safest player would open a 14 % cell on the right instead.
     assert analysis.mine_counts[cell] * 2 == analysis.arrangements
+
+
+def test_the_hint_names_the_isolated_pair_as_the_best_guess() -> None:
+    # As above, with the two proven mines flagged (the hint takes proven flags as mines).
+    position = Position.parse("6x3x5\nHHFHHH\n13FHHH\n012HHH")
+    found = hint(position)
+    assert found.best is not None and found.best.reason == "fifty-fifty"
+    assert found.best.cell == (0, 0) and found.best.win is None
+    layouts = _arrangements(Position.parse("6x3x5\nHHHHHH\n13HHHH\n012HHH"))
+    assert found.best.probability == sum(m & 1 for m in layouts) / len(layouts) == 0.5
+    # Next to it, the safest cells: lower odds, but a guess there may still leave the pair.
+    assert found.probability is not None and found.probability < 0.5
+    assert (0, 0) not in found.safest
+    assert found.text.endswith(found.best.text) and "50/50" in found.best.text
+    german = hint(position, "de").best
+    assert german is not None and (german.cell, german.reason) == ((0, 0), "fifty-fifty")
+    assert german.text.startswith("Am besten rät man A1")
 
 
 def test_every_isolated_pair_is_an_independent_coin(stuck_positions: StuckPositions) -> None:

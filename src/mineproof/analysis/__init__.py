@@ -9,13 +9,16 @@ from mineproof.analysis.core import (
     decimal,
     forced_by,
 )
+from mineproof.analysis.counting import CountTooLarge, counting_budget
 
 __all__ = [
     "ANALYSIS_WORK",
     "Analysis",
+    "CountTooLarge",
     "FlagStatus",
     "analyze",
     "clear_cache",
+    "counting_budget",
     "decimal",
     "forced_by",
 ]

@@ -1,8 +1,9 @@
 """Deductions in words, in nine languages, through gettext catalogs under ``locales/``."""
 
-from mineproof.explain.hint import Hint, hint
+from mineproof.explain.hint import Advice, Hint, hint
 from mineproof.explain.text import (
     LANGUAGES,
+    best_guess_text,
     explain,
     flagged_first,
     grade_text,
@@ -14,7 +15,9 @@ from mineproof.explain.text import (
 
 __all__ = [
     "LANGUAGES",
+    "Advice",
     "Hint",
+    "best_guess_text",
     "explain",
     "flagged_first",
     "grade_text",

@@ -11,15 +11,44 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mineproof.analysis import Analysis, analyze
-from mineproof.explain.text import explain, flagged_first, guess_text, level_label
-from mineproof.logic import HINT_WORK, Deduction, best_deduction, hint_steps
+from mineproof.analysis import Analysis, CountTooLarge, analyze
+from mineproof.explain.text import (
+    best_guess_text,
+    explain,
+    flagged_first,
+    guess_text,
+    level_label,
+)
+from mineproof.logic import HINT_WORK, Deduction, best_deduction, hint_steps, known_view
+from mineproof.play import GuessReason, best_guess
 from mineproof.position import Position
 from mineproof.render.text import percent
 
-__all__ = ["Hint", "hint"]
+__all__ = ["Advice", "Hint", "hint"]
 
 Cells = list[tuple[int, int]]
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """The guess the ``best`` strategy would make (see :func:`mineproof.play.best_guess`): the
+    cell, its mine probability, why, for the end game the chance to win, and the text."""
+
+    cell: tuple[int, int]
+    probability: float
+    reason: GuessReason
+    win: float | None
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the advice as JSON data (the cell as ``[x, y]``)."""
+        return {
+            "cell": list(self.cell),
+            "probability": self.probability,
+            "reason": self.reason,
+            "win": self.win,
+            "text": self.text,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +58,8 @@ class Hint:
     ``steps`` are the forced deductions in order (one, or in play several: the last proves a
     safe cell) with their ``texts`` in ``lang``; empty when a guess is needed: then ``safest``
     holds the covered, unflagged cells of lowest mine probability ``probability`` and
-    ``analysis`` the exact analysis they come from, and ``text`` says so.
+    ``analysis`` the exact analysis they come from, ``best`` the guess the ``best`` strategy
+    would make (``None`` when weighing the candidates passed its budget), and ``text`` says so.
     """
 
     steps: tuple[Deduction, ...]
@@ -39,6 +69,7 @@ class Hint:
     probability: float | None
     text: str
     lang: str
+    best: Advice | None = None
 
     @property
     def deduction(self) -> Deduction | None:
@@ -65,7 +96,8 @@ class Hint:
         ``premises``, ``uses_mine_count``, ``safe``, ``mine``, ``minimal``, ``fewest``,
         ``proof``, see :meth:`~mineproof.logic.Deduction.to_json`) and ``text``, then ``steps``:
         every step with the same fields, in order; for a guess, ``level`` 0 with ``safest`` and
-        ``probability``."""
+        ``probability``, and ``best``: the ``best`` strategy's guess (``cell``, its mine
+        ``probability``, ``reason``, ``win`` for the end game, ``text``), or ``null``."""
         steps = [
             {**d.to_json(), "text": text} for d, text in zip(self.steps, self.texts, strict=True)
         ]
@@ -85,6 +117,7 @@ class Hint:
             "steps": [],
             "safest": [list(c) for c in self.safest],
             "probability": self.probability,
+            "best": None if self.best is None else self.best.to_json(),
         }
 
 
@@ -139,8 +172,27 @@ def hint(
     ]
     if not counts:
         return Hint((), (), analysis, [], None, "", lang)
-    best = min(n for n, _ in counts)
-    safest = [position.board.xy(i) for n, i in counts if n == best]
-    p = best / analysis.arrangements
+    lowest = min(n for n, _ in counts)
+    safest = [position.board.xy(i) for n, i in counts if n == lowest]
+    p = lowest / analysis.arrangements
     text = guess_text(safest[:8], percent(p), lang)
-    return Hint((), (), analysis, safest, p, text, lang)
+    best = _advice(position, trust_flags, lang)
+    if best is not None:
+        text += " " + best.text
+    return Hint((), (), analysis, safest, p, text, lang, best)
+
+
+def _advice(position: Position, trust_flags: bool, lang: str) -> Advice | None:
+    """Return the ``best`` strategy's guess in ``position`` (nothing forced), explained, or
+    ``None`` when weighing its candidates would pass the budget of
+    :func:`~mineproof.play.best_guess`. The player takes only proven flags as mines."""
+    analysis = analyze(known_view(position, trust_flags), trust_flags=True)
+    try:
+        guess = best_guess(analysis)
+    except CountTooLarge:
+        return None
+    cell = position.board.xy(guess.cell)
+    p = analysis.mine_counts[guess.cell] / analysis.arrangements
+    win = None if guess.win is None else percent(guess.win)
+    text = best_guess_text(cell, guess.reason, percent(p), win, lang)
+    return Advice(cell, p, guess.reason, guess.win, text)

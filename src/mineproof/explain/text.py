@@ -25,6 +25,7 @@ from mineproof.position import FLAG, Position
 
 __all__ = [
     "LANGUAGES",
+    "best_guess_text",
     "explain",
     "flagged_first",
     "grade_text",
@@ -702,6 +703,34 @@ def guess_text(cells: list[tuple[int, int]], probability: str, lang: str = "en")
         "mine probability of {p}.",
         len(cells),
     ).format(cells=listed, p=probability)
+
+
+def best_guess_text(
+    cell: tuple[int, int], reason: str, probability: str, win: str | None, lang: str = "en"
+) -> str:
+    """Return why the ``best`` strategy would open ``cell`` (mine probability ``probability``):
+    ``reason`` is ``fifty-fifty``, ``endgame`` (``win``: its chance to win the game) or
+    ``lookahead``. Raises ``ValueError`` for another reason."""
+    t = translations(lang)
+    name = cell_name(*cell)
+    if reason == "fifty-fifty":
+        return t.gettext(
+            "The best guess is {cell}: it is one of two cells that hold one mine between them, "
+            "and no number can ever tell them apart. This 50/50 must be guessed some time, so "
+            "take it now."
+        ).format(cell=name)
+    if reason == "endgame":
+        return t.gettext(
+            "The best guess is {cell}, with a mine probability of {p}: an exact search of the "
+            "rest of the game shows that opening it first wins {win} of the time, more than "
+            "any other cell."
+        ).format(cell=name, p=probability, win=win)
+    if reason == "lookahead":
+        return t.gettext(
+            "The best guess is {cell}, with a mine probability of {p}: of the nearly safest "
+            "cells, it gives the best chance to survive this guess and the move after it."
+        ).format(cell=name, p=probability)
+    raise ValueError(f"unknown reason {reason!r}")
 
 
 def grade_text(solved: bool, level: int, steps: dict[int, int], lang: str = "en") -> str:

@@ -22,7 +22,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from mineproof.analysis import Analysis, analyze
+from mineproof.analysis import Analysis, CountTooLarge, analyze, counting_budget
 from mineproof.analysis.constraints import constraints_of
 from mineproof.board import Board, Layout, iter_bits
 from mineproof.formats import format_layout_text
@@ -59,6 +59,11 @@ _CANDIDATES = 12  # at most this many cells some clue sees (the safest)
 _OFF_EDGE_ALL = 30  # weigh every cell no clue sees when there are at most this many
 _ENDGAME_ARRANGEMENTS = 200  # exact end-game search from this many arrangements down
 _ENDGAME_BUDGET = 20_000  # splits of a set of arrangements the search may make
+
+GUESS_WORK = 4_000_000
+"""The counting work one :func:`best_guess` may spend weighing its candidates (about half a
+second here; an expert position needs a few thousand): past it, it raises
+:class:`~mineproof.analysis.CountTooLarge` and the player opens the safest cell instead."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +134,7 @@ def play_game(
             continue
         if strategy == "logic":
             break
-        cell = _safest(analysis) if strategy == "safest" else best_guess(analysis).cell
+        cell = _safest(analysis) if strategy == "safest" else _guess(analysis)
         guesses += 1
         p = analysis.mine_counts[cell] / analysis.arrangements
         move("open", cell, {"kind": "guess", "probability": p, "strategy": strategy})
@@ -150,6 +155,15 @@ def play_game(
             }
         )
     return GameResult(outcome, guesses, game.opened_mask.bit_count())
+
+
+def _guess(analysis: Analysis) -> int:
+    """Return the ``best`` strategy's guess, or the safest cell when weighing the candidates
+    would pass its budget."""
+    try:
+        return best_guess(analysis).cell
+    except CountTooLarge:
+        return _safest(analysis)
 
 
 def _forced(position: Position) -> tuple[int, int]:
@@ -205,15 +219,22 @@ class BestGuess:
     win: float | None = None
 
 
-def best_guess(analysis: Analysis) -> BestGuess:
+def best_guess(analysis: Analysis, work: int = GUESS_WORK) -> BestGuess:
     """Return the guess with the best chance to survive it and the move after it.
 
     An isolated 50/50 first (see :func:`isolated_fifty_fifty`). When few cells remain, the cell
     that wins most often, found by exact search. Otherwise each candidate (see
     :func:`_candidates`) is weighed by :meth:`Lookahead.score`: living cells before dead ones,
     then secondary safety, then progress and expected clears. ``analysis`` is of a position
-    where nothing is forced (flags trusted); raises ``ValueError`` when no covered cell is left.
+    where nothing is forced (flags trusted). Raises ``ValueError`` when no covered cell is left
+    and :class:`~mineproof.analysis.CountTooLarge` past ``work`` units of counting.
     """
+    with counting_budget(work):
+        return _best_guess(analysis)
+
+
+def _best_guess(analysis: Analysis) -> BestGuess:
+    """Return :func:`best_guess` without its budget."""
     coin = isolated_fifty_fifty(analysis)
     if coin is not None:
         return BestGuess(coin, "fifty-fifty")
