@@ -9,7 +9,13 @@ fewest premises and a proof; :func:`logic_steps` and :func:`grade` solve one ded
 
 from mineproof.logic.deduction import LEVEL_NAMES, RULES, Deduction, Proof, Rule, proof_json
 from mineproof.logic.engine import Engine
-from mineproof.logic.ladder import HINT_WORK, best_deduction, deductions, known_view
+from mineproof.logic.ladder import (
+    HINT_WORK,
+    best_deduction,
+    deductions,
+    known_view,
+    known_view_and_safe,
+)
 from mineproof.logic.levels import LEVELS, closures, forced_up_to, one_clue_closure
 from mineproof.logic.solve import SolveResult, solve
 from mineproof.logic.steps import Grade, Step, grade, hint_steps, logic_steps, solve_in_steps
@@ -35,6 +41,7 @@ __all__ = [
     "grade",
     "hint_steps",
     "known_view",
+    "known_view_and_safe",
     "logic_steps",
     "one_clue_closure",
     "proof_json",

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 
-from mineproof.analysis import analyze
+from mineproof.analysis import Analysis, analyze
 from mineproof.analysis.constraints import (
     Clue,
     Constraints,
@@ -65,10 +65,14 @@ def known_view(position: Position, trust_flags: bool) -> Position:
     return known_view_and_safe(position, trust_flags)[0]
 
 
-def known_view_and_safe(position: Position, trust_flags: bool) -> tuple[Position, int]:
+def known_view_and_safe(
+    position: Position, trust_flags: bool, analysis: Analysis | None = None
+) -> tuple[Position, int]:
     """Return :func:`known_view` and the cells that are safe in every arrangement, from one
-    exact analysis. Raises as :func:`known_view` does."""
-    analysis = analyze(position, trust_flags)
+    exact analysis (``analysis``, that of ``position`` with ``trust_flags``, when the caller
+    has it). Raises as :func:`known_view` does."""
+    if analysis is None:
+        analysis = analyze(position, trust_flags)
     wrong = 0 if trust_flags else position.flag_mask & ~analysis.mine_mask
     if not wrong:
         return position, analysis.safe_mask & ~position.flag_mask

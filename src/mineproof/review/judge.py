@@ -24,7 +24,7 @@ are ``wrong_flags``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -37,10 +37,10 @@ from mineproof.analysis import (
     arrangements_free,
     counting_budget,
 )
-from mineproof.analysis.constraints import constraints_of
+from mineproof.analysis.constraints import Clue, Contradiction, constraints_of, propagate
 from mineproof.board import Layout, cell_name, iter_bits
 from mineproof.errors import ArgumentError, IllegalMoveError, TooComplexError
-from mineproof.logic import HINT_WORK, closures, hint_steps, known_view
+from mineproof.logic import HINT_WORK, closures, hint_steps, known_view, known_view_and_safe
 from mineproof.play import BestGuess, best_guess
 from mineproof.position import Position
 from mineproof.review.judgement import Action, Judgement
@@ -193,11 +193,21 @@ def judge(
     *,
     work: int = ANALYSIS_WORK,
     analysis: Analysis | None = None,
+    exact: bool = True,
+    clues: Mapping[int, Clue] | None = None,
 ) -> Judgement:
     """Return the judgement of a click that opens the covered, unflagged cells of ``opens``,
     without checking that ``layout`` fits ``position`` or that the click is legal (the callers
     above check; a game review knows). ``analysis`` is the exact analysis of ``position``
-    (flags not trusted) when the caller has it already. See :func:`judge_open`."""
+    (flags not trusted) when the caller has it already. See :func:`judge_open`.
+
+    With ``exact`` False, a click that the numbers within four cells of it prove safe one after
+    another (level 1, flags not trusted) is judged ``forced`` at level 1 without the exact
+    count: ``counted`` is then False and ``safe_then`` holds only the cells that proof found
+    (most clicks of a game are such, and the count of a large board is dearer). ``clues`` are
+    then the clues of ``position`` with flags as covered cells, by the cell of their number,
+    when the caller keeps them up to date (a game review does).
+    """
     # Every judgement starts from the click and what the layout says of it.
     base = Judgement(
         position,
@@ -210,13 +220,20 @@ def judge(
     )
     if position.covered_mask == position.board.full_mask:
         return base
+    if not exact:
+        if clues is None:
+            clues = {c.cell: c for c in constraints_of(position).clues}
+        near = _proven_near(position, clues, opens)
+        if near:
+            forced = replace(base, kind="forced", level=1, probability=Fraction(0))
+            return replace(forced, lowest=Fraction(0), safe_then=near, counted=False)
     if analysis is None:
         try:
             analysis = analyze(position, work=work)
         except TooComplexError:
             return _uncounted(base)
     safe_then = analysis.safe_mask
-    view = known_view(position, False)
+    view, _ = known_view_and_safe(position, False, analysis)
     cons = constraints_of(view, trust_flags=True)
     if not opens & ~safe_then:
         level = _lowest(cons.clues, cons.unknown, cons.mines, lambda s: not opens & ~s, work)
@@ -237,7 +254,13 @@ def judge(
     lowest = Fraction(min(counts[i] for i in iter_bits(choices)), total)
     guess = replace(base, kind="guess", probability=probability, lowest=lowest)
     if not safe_then:
-        return replace(guess, best=_best(view))
+        best = _best(view)
+        if best is not None and best.reason == "fifty-fifty":
+            # Either cell of an isolated 50/50 is the best guess: name the one clicked.
+            unknown = view.covered_mask & ~view.flag_mask & ~analysis.mine_mask
+            if _pair(view, unknown, 1 << best.cell | opens):
+                best = replace(best, cell=opens.bit_length() - 1)
+        return replace(guess, best=best)
     level = _lowest(cons.clues, cons.unknown, cons.mines, bool, work)
     try:
         missed = tuple(hint_steps(position, work=HINT_WORK))
@@ -247,6 +270,38 @@ def judge(
 
 
 _last_best: list[tuple[Position, BestGuess | None]] = []
+
+
+def _pair(view: Position, unknown: int, cells: int) -> bool:
+    """Return whether ``cells`` are two cells that some number of ``view`` sees as its only
+    ``unknown`` neighbours."""
+    if cells.bit_count() != 2:
+        return False
+    board = view.board
+    masks = board.neighbour_masks()
+    around = board.dilate(cells) & view.number_mask
+    return any(masks[n] & unknown == cells for n in iter_bits(around))
+
+
+_NEAR = 4
+"""How far (in king moves) from a click the numbers are that the cheap level-1 proof reads."""
+
+
+def _proven_near(position: Position, clues: Mapping[int, Clue], cells: int) -> int:
+    """Return the cells that the numbers within :data:`_NEAR` cells of ``cells`` prove safe,
+    applied one after another (the one-clue rules: level 1), when they prove all of ``cells``;
+    0 otherwise. A proof from some numbers holds with all of them: a cell proven so has level 1
+    (flags are not trusted here; trusting the proven ones only proves more)."""
+    board = position.board
+    near = cells
+    for _ in range(_NEAR):
+        near = board.dilate(near)
+    local = [clue for i in iter_bits(near & position.number_mask) if (clue := clues.get(i))]
+    try:
+        safe, _, _ = propagate(local)
+    except Contradiction:  # not a position of a game on this layout: the full way says why
+        return 0
+    return safe if not cells & ~safe else 0
 
 
 def _best(view: Position) -> BestGuess | None:

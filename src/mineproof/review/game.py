@@ -1,0 +1,585 @@
+"""The review of a whole game: every click judged in the position the player saw, and a summary
+a player reads, in nine languages.
+
+The clicks of a :class:`~mineproof.review.recorded.RecordedGame` are played again on its layout;
+before each click that opens cells (an ``open`` or a ``chord``) the position is judged
+(:func:`~mineproof.review.judge.judge`); a flag is checked against the layout. The summary
+counts what a player wants to know:
+
+- the clicks, and how many were forced, guesses, mistakes;
+- the guesses needed (judged ``guess``: no cell could be proven safe) and taken (guesses and
+  mistakes);
+- the luck: the exact probability that a perfect logician who took the same needed guesses
+  survives them all, the product over those guesses of their chance to hit no mine;
+- the mistakes per level of the deduction missed, the level to study first;
+- the long thinks: pauses of at least ``long_think`` seconds (3 by default) before a click that
+  was forced at level 1, and the time lost in them (each pause beyond the game's median pause
+  before a level-1 click);
+- the wrong flags (flags placed where the layout has no mine);
+- the board's own grade: whether a perfect logician clears it without a guess from the
+  player's first click, and the hardest level it needs (:func:`mineproof.logic.grade`);
+- ms-toollib's standard statistics, when the game came from a replay file.
+
+The whole review shares one counting budget (:data:`REVIEW_WORK`) on top of each click's own:
+past it the clicks left are judged without counting (``forced`` at levels 1-2, else
+``unknown``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from statistics import median
+from typing import Any, Literal
+
+from mineproof.analysis import ANALYSIS_WORK, counting_budget
+from mineproof.analysis.constraints import Clue, refresh_clues
+from mineproof.board import cell_name
+from mineproof.errors import MineproofError
+from mineproof.explain import level_name, sentences, translations
+from mineproof.game import Game
+from mineproof.logic import Grade, grade
+from mineproof.position import Position
+from mineproof.render import percent
+from mineproof.review.judge import chord_cells, judge
+from mineproof.review.judgement import KINDS, Judgement, Kind
+from mineproof.review.recorded import ClickAction, RecordedGame
+
+__all__ = [
+    "LONG_THINK",
+    "REVIEW_WORK",
+    "GameReview",
+    "Outcome",
+    "ReviewedClick",
+    "Summary",
+    "mistakes_table",
+    "review_game",
+    "summary_text",
+]
+
+Outcome = Literal["won", "lost", "unfinished"]
+
+REVIEW_WORK = 400_000_000
+"""The counting work a whole review may do (about a minute here, spread over every click); a
+real game needs far less (the 60x36 game of 57,000 events about 4 million, most counts being
+remembered from the position before)."""
+
+LONG_THINK = 3.0
+"""The pause, in seconds, from which the thought before a level-1 click counts as long."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewedClick:
+    """One click of a reviewed game: its ``number`` (from 1, counting every click), ``time``
+    (seconds from the first click, ``None`` when the record has none), ``think`` (seconds since
+    the click before), ``action``, ``cell``, the ``judgement`` of a click that opens cells
+    (``None`` for a flag), and for a flag whether it was ``wrong`` (no mine there)."""
+
+    number: int
+    time: float | None
+    think: float | None
+    action: ClickAction
+    cell: tuple[int, int]
+    judgement: Judgement | None = None
+    wrong: bool = False
+
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        """Return the click as JSON data: ``number``, ``time``, ``think``, ``action``,
+        ``cell`` and, for a click that opens cells, the judgement's fields (see
+        :meth:`~mineproof.review.judgement.Judgement.to_json`: ``judgement``, ``probability``,
+        ``level``, ``text``, ``position``...); for a flag ``judgement`` is ``null`` and
+        ``wrong`` says whether no mine is there."""
+        head: dict[str, Any] = {
+            "number": self.number,
+            "time": self.time,
+            "think": None if self.think is None else round(self.think, 3),
+        }
+        if self.judgement is not None:
+            return {**head, **self.judgement.to_json(lang)}
+        return {
+            **head,
+            "action": self.action,
+            "cell": list(self.cell),
+            "judgement": None,
+            "wrong": self.wrong,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What a review sums up (see the module's docstring). ``kinds`` counts the judged clicks
+    by kind, ``forced_levels`` and ``mistake_levels`` by level; ``luck`` is exact; ``fatal``
+    is the number of the click that lost; ``time`` that of the last click; ``grade`` is
+    ``None`` when the first click is not an opening click on a safe cell."""
+
+    source: str
+    width: int
+    height: int
+    mines: int
+    outcome: Outcome
+    clicks: int
+    judged: int
+    kinds: dict[Kind, int]
+    forced_levels: dict[int, int]
+    mistake_levels: dict[int, int]
+    guesses_needed: int
+    guesses_taken: int
+    luck: Fraction
+    fatal: int | None
+    wrong_flags: int
+    long_thinks: int
+    time_lost: float | None
+    long_think: float
+    time: float | None
+    grade: Grade | None
+    player: str | None = None
+    software: str | None = None
+    stats: dict[str, float | int | None] = field(default_factory=dict)
+
+    @property
+    def study(self) -> int | None:
+        """Return the level with the most mistakes (the lowest among equals), or ``None``."""
+        if not self.mistake_levels:
+            return None
+        return max(sorted(self.mistake_levels), key=lambda lv: self.mistake_levels[lv])
+
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        """Return the summary as JSON data, with its ``text`` in ``lang``."""
+        return {
+            "source": self.source,
+            "player": self.player,
+            "software": self.software,
+            "board": {"width": self.width, "height": self.height, "mines": self.mines},
+            "outcome": self.outcome,
+            "time": self.time,
+            "clicks": self.clicks,
+            "judged": self.judged,
+            "kinds": {kind: self.kinds.get(kind, 0) for kind in KINDS},
+            "forced_by_level": {str(k): v for k, v in sorted(self.forced_levels.items())},
+            "mistakes_by_level": {str(k): v for k, v in sorted(self.mistake_levels.items())},
+            "guesses": {"needed": self.guesses_needed, "taken": self.guesses_taken},
+            "luck": float(self.luck),
+            "fatal_click": self.fatal,
+            "wrong_flags": self.wrong_flags,
+            "long_thinks": {
+                "count": self.long_thinks,
+                "time_lost": None if self.time_lost is None else round(self.time_lost, 3),
+                "threshold": self.long_think,
+            },
+            "grade": None if self.grade is None else self.grade.to_json(),
+            "stats": dict(self.stats),
+            "text": summary_text(self, lang),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GameReview:
+    """A reviewed game: the game, each click reviewed, and the summary."""
+
+    game: RecordedGame
+    clicks: tuple[ReviewedClick, ...]
+    summary: Summary
+
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        """Return the review as one JSON object: ``summary`` and ``clicks`` (see
+        :meth:`Summary.to_json` and :meth:`ReviewedClick.to_json`), texts in ``lang``."""
+        return {
+            "summary": self.summary.to_json(lang),
+            "clicks": [click.to_json(lang) for click in self.clicks],
+        }
+
+    def text(self, lang: str = "en", every_click: bool = False) -> str:
+        """Return the review for a person: the summary, then the clicks worth a look (guesses,
+        mistakes, the click that lost, clicks not judged, wrong flags, long thinks), or with
+        ``every_click`` every click, each with its time and number."""
+        lines = [summary_text(self.summary, lang)]
+        threshold = self.summary.long_think
+        for click in self.clicks:
+            line = _click_line(click, lang, threshold, every_click)
+            if line:
+                lines.append(line)
+        return "\n".join(lines)
+
+
+def review_game(
+    game: RecordedGame,
+    *,
+    long_think: float = LONG_THINK,
+    work: int = REVIEW_WORK,
+    click_work: int = ANALYSIS_WORK,
+    exact: bool = False,
+) -> GameReview:
+    """Return the review of ``game``: each click judged in the position before it.
+
+    ``long_think`` is the pause (seconds) from which a level-1 click's thought counts as long;
+    ``work`` bounds the counting of the whole review and ``click_work`` that of each click (see
+    :data:`REVIEW_WORK`). Clicks that the numbers around them prove at level 1 are judged
+    without the exact count unless ``exact`` (see :func:`~mineproof.review.judge.judge`): the
+    judgements are the same, only their ``safe_then`` is partial. Raises ``MineproofError``
+    when ``long_think`` is negative.
+    """
+    if not long_think >= 0:
+        raise MineproofError(f"the long-think threshold {long_think} s must be 0 or more")
+    layout = game.layout
+    board = layout.board
+    playing = Game(layout)
+    reviewed: list[ReviewedClick] = []
+    previous: float | None = None
+    # The clues of the positions, flags as covered cells, kept up to date click by click.
+    clues: dict[int, Clue] = {}
+    with counting_budget(work):
+        for n, click in enumerate(game.clicks, 1):
+            think = (
+                None if click.time is None or previous is None else max(0.0, click.time - previous)
+            )
+            previous = click.time if click.time is not None else previous
+            x, y = click.cell
+            i = board.index(x, y)
+            position = playing.position()
+            if click.action in ("open", "chord"):
+                opens = 1 << i if click.action == "open" else chord_cells(position, click.cell)
+                judgement = judge(
+                    position,
+                    click.action,
+                    click.cell,
+                    opens,
+                    layout,
+                    work=click_work,
+                    exact=exact,
+                    clues=clues,
+                )
+                opened = playing.reveal(x, y) if click.action == "open" else playing.chord(x, y)
+                _refresh(playing, clues, opened)
+                reviewed.append(
+                    ReviewedClick(n, click.time, think, click.action, click.cell, judgement)
+                )
+            else:
+                playing.toggle_flag(x, y)
+                wrong = click.action == "flag" and not layout.is_mine(i)
+                reviewed.append(
+                    ReviewedClick(n, click.time, think, click.action, click.cell, wrong=wrong)
+                )
+    outcome: Outcome = "unfinished" if playing.state == "playing" else playing.state
+    return GameReview(game, tuple(reviewed), _summary(game, reviewed, outcome, long_think))
+
+
+def _refresh(game: Game, clues: dict[int, Clue], opened: list[int]) -> None:
+    """Bring ``clues`` (flags as covered cells) up to date after ``opened`` were opened."""
+    if not opened:
+        return
+    position = game.position()
+    plain = Position.unchecked(
+        position.board,
+        position.cells,
+        position.mines,
+        position.covered_mask,
+        0,
+        position.number_mask,
+    )
+    changed = 0
+    for i in opened:
+        changed |= 1 << i
+    refresh_clues(plain, clues, changed)
+
+
+def _summary(
+    game: RecordedGame, clicks: list[ReviewedClick], outcome: Outcome, long_think: float
+) -> Summary:
+    """Return the summary of the reviewed ``clicks`` of ``game``."""
+    judged = [c for c in clicks if c.judgement is not None]
+    kinds: Counter[Kind] = Counter()
+    forced: Counter[int] = Counter()
+    mistakes: Counter[int] = Counter()
+    luck = Fraction(1)
+    fatal = None
+    for click in judged:
+        j = click.judgement
+        assert j is not None
+        kinds[j.kind] += 1
+        if j.kind == "forced" and j.level:
+            forced[j.level] += 1
+        elif j.kind == "mistake" and j.level:
+            mistakes[j.level] += 1
+        elif j.kind == "guess" and j.probability is not None:
+            luck *= 1 - j.probability
+        if j.fatal and fatal is None:
+            fatal = click.number
+    thinks = [
+        c.think
+        for c in judged
+        if c.think is not None
+        and c.judgement is not None
+        and c.judgement.kind == "forced"
+        and c.judgement.level == 1
+    ]
+    long_ones = [t for t in thinks if t >= long_think]
+    typical = median(thinks) if thinks else 0.0
+    timed = any(c.time is not None for c in clicks)
+    layout = game.layout
+    return Summary(
+        source=game.source,
+        width=layout.board.width,
+        height=layout.board.height,
+        mines=layout.mine_count,
+        outcome=outcome,
+        clicks=len(clicks),
+        judged=len(judged),
+        kinds=dict(kinds),
+        forced_levels=dict(sorted(forced.items())),
+        mistake_levels=dict(sorted(mistakes.items())),
+        guesses_needed=kinds["guess"],
+        guesses_taken=kinds["guess"] + kinds["mistake"],
+        luck=luck,
+        fatal=fatal,
+        wrong_flags=sum(1 for c in clicks if c.wrong),
+        long_thinks=len(long_ones),
+        time_lost=sum(t - typical for t in long_ones) if timed else None,
+        long_think=long_think,
+        time=next((c.time for c in reversed(clicks) if c.time is not None), None),
+        grade=_grade(game, judged),
+        player=game.player,
+        software=game.software,
+        stats=dict(game.stats),
+    )
+
+
+def _grade(game: RecordedGame, judged: list[ReviewedClick]) -> Grade | None:
+    """Return the board's grade from the first click, or ``None`` when that click opened a
+    mine (or there is none)."""
+    if (
+        not judged
+        or judged[0].action != "open"
+        or game.layout.is_mine(game.layout.board.index(*judged[0].cell))
+    ):
+        return None
+    return grade(game.layout, judged[0].cell)
+
+
+# --- words ------------------------------------------------------------------------------------
+
+
+def _seconds(t: float) -> str:
+    return f"{t:.2f}"
+
+
+def summary_text(s: Summary, lang: str = "en") -> str:
+    """Return the summary for a person, in ``lang``."""
+    t = translations(lang)
+    parts: list[str] = []
+    if s.outcome == "won":
+        head = t.ngettext("Game won, {n} click.", "Game won, {n} clicks.", s.clicks)
+    elif s.outcome == "lost":
+        head = t.ngettext(
+            "Game lost at click {k}, {n} click.", "Game lost at click {k}, {n} clicks.", s.clicks
+        )
+    else:
+        head = t.ngettext(
+            "Game not finished, {n} click.", "Game not finished, {n} clicks.", s.clicks
+        )
+    parts.append(head.format(n=s.clicks, k=s.fatal))
+    if s.time is not None:
+        parts.append(t.gettext("Time: {time} s.").format(time=_seconds(s.time)))
+    forced = s.kinds.get("forced", 0)
+    if forced:
+        per = t.gettext(", ").join(
+            t.gettext("level {level}: {n}").format(level=lv, n=k)
+            for lv, k in sorted(s.forced_levels.items())
+        )
+        parts.append(
+            t.ngettext(
+                "Forced moves: {n} ({levels}).", "Forced moves: {n} ({levels}).", forced
+            ).format(n=forced, levels=per)
+        )
+    parts.append(
+        t.gettext("Guesses: {needed} needed, {taken} taken.").format(
+            needed=s.guesses_needed, taken=s.guesses_taken
+        )
+    )
+    if s.guesses_needed:
+        parts.append(
+            t.gettext(
+                "Luck: a perfect logician who took the same needed guesses survives them with "
+                "a probability of {p}."
+            ).format(p=percent(float(s.luck)))
+        )
+    mistakes = s.kinds.get("mistake", 0)
+    if mistakes:
+        per = t.gettext(", ").join(
+            t.gettext("level {level}: {n}").format(level=lv, n=k)
+            for lv, k in sorted(s.mistake_levels.items())
+        )
+        parts.append(
+            t.ngettext(
+                "Mistakes (a guess while a safe cell could be proven): {n}, by the level of "
+                "the deduction missed: {levels}.",
+                "Mistakes (guesses while a safe cell could be proven): {n}, by the level of "
+                "the deduction missed: {levels}.",
+                mistakes,
+            ).format(n=mistakes, levels=per)
+        )
+        study = s.study
+        assert study is not None
+        parts.append(
+            t.gettext("To study first: level {level} ({name}).").format(
+                level=study, name=level_name(study, lang)
+            )
+        )
+    else:
+        parts.append(t.gettext("No mistake: no guess was taken while a safe cell could be proven."))
+    unknown = s.kinds.get("unknown", 0)
+    if unknown:
+        parts.append(
+            t.ngettext(
+                "{n} click was not judged: its position was too complex to count exactly.",
+                "{n} clicks were not judged: their positions were too complex to count exactly.",
+                unknown,
+            ).format(n=unknown)
+        )
+    if s.time_lost is not None:
+        parts.append(
+            t.ngettext(
+                "Long thinks before a move of level 1 (at least {threshold} s): {n}, "
+                "{lost} s lost.",
+                "Long thinks before a move of level 1 (at least {threshold} s): {n}, "
+                "{lost} s lost.",
+                s.long_thinks,
+            ).format(n=s.long_thinks, threshold=f"{s.long_think:g}", lost=_seconds(s.time_lost))
+        )
+    if s.wrong_flags:
+        parts.append(
+            t.ngettext(
+                "{n} flag was placed where there is no mine.",
+                "{n} flags were placed where there is no mine.",
+                s.wrong_flags,
+            ).format(n=s.wrong_flags)
+        )
+    if s.grade is not None:
+        if s.grade.solved and s.grade.level:
+            parts.append(
+                t.gettext(
+                    "The board: from the first click, a perfect logician clears it without a "
+                    "guess; its hardest step is level {level} ({name})."
+                ).format(level=s.grade.level, name=level_name(s.grade.level, lang))
+            )
+        elif s.grade.solved:
+            parts.append(
+                t.gettext("The board: the first click opens it all, no deduction is needed.")
+            )
+        else:
+            parts.append(
+                t.gettext(
+                    "The board: from the first click, a perfect logician cannot clear it "
+                    "without a guess."
+                )
+            )
+    text = sentences(parts)
+    stats = _stats_line(s.stats)
+    if stats:
+        text += "\n" + t.gettext("ms-toollib's statistics: {stats}").format(stats=stats)
+    return text
+
+
+_STAT_NAMES = (
+    ("time", "time", "{:.3f} s"),
+    ("bbbv", "3BV", "{}"),
+    ("bbbv_s", "3BV/s", "{:.3f}"),
+    ("zini", "ZiNi", "{}"),
+    ("ioe", "IOE", "{:.3f}"),
+    ("thrp", "Thrp", "{:.3f}"),
+    ("corr", "Corr", "{:.3f}"),
+    ("stnb", "STNB", "{:.1f}"),
+    ("clicks", "Cl", "{}"),
+    ("ce", "Ce", "{}"),
+    ("path", "Path", "{:.0f}"),
+)
+"""ms-toollib's statistics as players name them (the community's abbreviations)."""
+
+
+def _stats_line(stats: dict[str, float | int | None]) -> str:
+    out = []
+    for key, name, shown in _STAT_NAMES:
+        value = stats.get(key)
+        if value is not None and value != 0:
+            out.append(f"{name} {shown.format(value)}")
+    return ", ".join(out)
+
+
+def _click_line(click: ReviewedClick, lang: str, threshold: float, every_click: bool) -> str:
+    """Return the line of a click in the text of a review, or "" when it is not worth a look
+    (unless ``every_click``)."""
+    t = translations(lang)
+    j = click.judgement
+    texts = []
+    if j is not None:
+        notable = j.kind in ("guess", "mistake", "unknown") or j.fatal
+        if (
+            click.think is not None
+            and click.think >= threshold
+            and j.kind == "forced"
+            and j.level == 1
+        ):
+            notable = True
+            texts.append(
+                t.gettext("A long think ({think} s) before a move of level 1.").format(
+                    think=_seconds(click.think)
+                )
+            )
+        if not notable and not every_click:
+            return ""
+        texts.append(j.text(lang))
+    elif click.wrong:
+        texts.append(
+            t.gettext("A flag on {cell}, where there is no mine.").format(
+                cell=cell_name(*click.cell)
+            )
+        )
+    elif every_click:
+        name = cell_name(*click.cell)
+        texts.append(
+            t.gettext("A flag on {cell}.").format(cell=name)
+            if click.action == "flag"
+            else t.gettext("The flag on {cell} removed.").format(cell=name)
+        )
+    else:
+        return ""
+    when = "" if click.time is None else f"{_seconds(click.time)} s "
+    return f"{when}#{click.number}: " + sentences(texts)
+
+
+def mistakes_table(rows: Iterable[tuple[str, Summary]], lang: str = "en") -> str:
+    """Return a table of the mistakes per level across games, one row per game (its name, the
+    outcome, the guesses needed and taken, the mistakes at each level 1-5) and a row of totals,
+    in ``lang``."""
+    t = translations(lang)
+    outcome = {
+        "won": t.gettext("won"),
+        "lost": t.gettext("lost"),
+        "unfinished": t.gettext("not finished"),
+    }
+    head = [
+        t.gettext("game"),
+        t.gettext("result"),
+        t.gettext("guesses needed"),
+        t.gettext("guesses taken"),
+        *(t.gettext("mistakes L{level}").format(level=lv) for lv in range(1, 6)),
+    ]
+    body = []
+    totals = [0] * 7
+    for name, s in rows:
+        numbers = [
+            s.guesses_needed,
+            s.guesses_taken,
+            *(s.mistake_levels.get(lv, 0) for lv in range(1, 6)),
+        ]
+        totals = [a + b for a, b in zip(totals, numbers, strict=True)]
+        body.append([name, outcome[s.outcome], *map(str, numbers)])
+    body.append([t.gettext("all games"), "", *map(str, totals)])
+    widths = [max(len(row[k]) for row in [head, *body]) for k in range(len(head))]
+    lines = []
+    for row in [head, *body]:
+        cells = [row[0].ljust(widths[0]), row[1].ljust(widths[1])]
+        cells += [value.rjust(width) for value, width in zip(row[2:], widths[2:], strict=True)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
