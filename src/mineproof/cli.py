@@ -22,6 +22,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from contextlib import closing, contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -35,6 +36,7 @@ from mineproof.errors import (
     GameOverError,
     InconsistentPositionError,
     MineproofError,
+    NotFoundError,
     TooComplexError,
     exit_status,
 )
@@ -48,9 +50,21 @@ from mineproof.explain import (
 from mineproof.formats import format_mbf, load_layout, load_position, read_bytes
 from mineproof.generate import check_arguments
 from mineproof.logic import SolveResult, grade, solve, solve_in_steps
+from mineproof.parallel import ordered_map
 from mineproof.play import BenchRequest, run_bench
 from mineproof.play.replay import animation_gif, animation_svg, load_record
 from mineproof.render import analysis_grid, analysis_svg, percent, position_svg
+from mineproof.review import (
+    LONG_THINK,
+    RecordedGame,
+    Summary,
+    mistakes_table,
+    read_file,
+    read_game,
+    review_game,
+    review_gif,
+    review_svg,
+)
 from mineproof.web import run
 
 __all__ = ["MAX_COUNT", "MAX_GAMES", "MAX_SPEED", "MIN_SPEED", "error_json", "main", "max_jobs"]
@@ -336,6 +350,52 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument(
         "--scale", type=int, default=1, metavar="N", help="GIF: cells of 16 x N pixels (1-8)"
     )
+    rv = sub.add_parser(
+        "review",
+        help="every click of a recorded game judged and explained",
+        description="Review recorded games: replays of Minesweeper Arbiter (.avf), Minesweeper "
+        "Clone (.mvf), Vienna Minesweeper (.rmv) and Metasweeper (.evf) (these need the "
+        "mineproof[replays] extra), games mineproof recorded (.json), a folder of them, or a "
+        "game of the web app by its id. Every click is judged in the position the player saw: "
+        "forced (and at what level), a guess (at what odds), or a mistake (with the deduction "
+        "missed); then a summary.",
+    )
+    rv.add_argument(
+        "games", nargs="+", metavar="GAME", help="a game file, a folder of them, or a game id"
+    )
+    rv.add_argument("--lang", default="en", choices=LANGUAGES, help="language of the text")
+    rv.add_argument("--json", action="store_true", help="print one JSON object")
+    rv.add_argument("--all", action="store_true", help="list every click, not only notable ones")
+    rv.add_argument(
+        "--long-think",
+        type=float,
+        default=LONG_THINK,
+        metavar="SECONDS",
+        help=f"the pause before a level-1 move that counts as long (default {LONG_THINK:g})",
+    )
+    rv.add_argument(
+        "--jobs", type=_count, default=1, metavar="J", help="processes to use (1 to 4 per CPU)"
+    )
+    rv.add_argument(
+        "--svg", metavar="OUT", help="also write the game as an animated SVG, marks on its clicks"
+    )
+    rv.add_argument("--gif", metavar="OUT", help="also write the game as an animated GIF")
+    rv.add_argument(
+        "--speed",
+        type=float,
+        default=0.15,
+        metavar="SECONDS",
+        help=f"seconds per click in the animation ({MIN_SPEED}-{MAX_SPEED:g})",
+    )
+    rv.add_argument(
+        "--scale", type=int, default=1, metavar="N", help="GIF: cells of 16 x N pixels (1-8)"
+    )
+    rv.add_argument(
+        "--data",
+        type=Path,
+        metavar="DIR",
+        help="the web app's data folder, for games given by id (default: the per-user one)",
+    )
     return parser
 
 
@@ -514,6 +574,157 @@ def _replay(args: argparse.Namespace) -> str:
     else:
         _write_text(args.out, animation_svg(record, args.speed))
     return f"wrote {args.out}: {len(record['moves'])} moves, {record['outcome']}"
+
+
+_GAME_FILES = (".avf", ".mvf", ".rmv", ".evf", ".json")
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+MAX_LONG_THINK = 3600.0
+"""The largest ``review --long-think``, in seconds."""
+
+
+@dataclass(frozen=True)
+class _Reviewed:
+    """What reviewing one game gives the command: its name and the review's text and JSON,
+    or the error that stopped it."""
+
+    name: str
+    summary: Summary | None = None
+    text: str = ""
+    data: dict[str, Any] | None = None
+    error: str = ""
+
+
+def _review_one(job: tuple[str, RecordedGame | None, str, bool, bool, float]) -> _Reviewed:
+    """Review one game (a file, or a game already read): the worker of ``review --jobs``."""
+    name, game, lang, as_json, every_click, long_think = job
+    try:
+        if game is None:
+            game = read_file(read_bytes(name), name)
+        review = review_game(game, long_think=long_think)
+    except MineproofError as exc:
+        return _Reviewed(name, error=str(exc))
+    data = review.to_json(lang) if as_json else None
+    text = "" if as_json else review.text(lang, every_click)
+    return _Reviewed(name, review.summary, text, data)
+
+
+def _review_sources(args: argparse.Namespace) -> list[tuple[str, RecordedGame | None]]:
+    """Return the games to review, in order: files (a folder gives its game files, sorted)
+    and the web app's games by id (read here from ``--data``). Raises ``ArgumentError`` for a
+    name that is neither a file, a folder nor a game id, and the errors of reading a game."""
+    out: list[tuple[str, RecordedGame | None]] = []
+    for name in args.games:
+        path = Path(name)
+        if path.is_dir():
+            files = sorted(
+                p for p in path.rglob("*") if p.suffix.lower() in _GAME_FILES and p.is_file()
+            )
+            if not files:
+                raise ArgumentError(f"{name}: no game file (.avf .mvf .rmv .evf .json) in it")
+            out += [(str(p), None) for p in files]
+        elif path.exists() or name == "-" or not _GAME_ID.fullmatch(name):
+            out.append((name, None))
+        else:
+            out.append((name, _web_game(name, args.data)))
+    return out
+
+
+def _web_game(game_id: str, data: Path | None) -> RecordedGame:
+    """Return the web app's game ``game_id`` from its data folder. Raises ``NotFoundError``
+    when there is no such game (or no data folder), ``ArgumentError`` when the folder is in
+    use by a running server or cannot be read."""
+    from mineproof.web import Store, default_data_dir
+    from mineproof.web.store import StoreInUse
+
+    folder = data or default_data_dir()
+    if not (folder / "mineproof.sqlite3").is_file():
+        raise NotFoundError(f"{game_id}: no such file, and no web app data in {folder}")
+    try:
+        store = Store(folder)
+    except StoreInUse as exc:
+        raise ArgumentError(f"{folder}: {exc}") from None
+    except (OSError, sqlite3.Error) as exc:
+        raise ArgumentError(f"{folder}: cannot read the web app's games: {exc}") from None
+    try:
+        row = store.load(game_id)
+    finally:
+        store.close()
+    if row is None:
+        raise NotFoundError(f"{game_id}: no such file, nor a game of the web app in {folder}")
+    if row.layout is None:
+        raise NotFoundError(f"game {game_id} has no move yet")
+    layout = Layout(Board(row.width, row.height), int(row.layout, 16))
+    return read_game(layout, [(None, kind, x, y) for kind, x, y in row.moves], "web")
+
+
+def _review(args: argparse.Namespace) -> str:
+    """Review the games; print the errors of games that fail as they come (the others go on)
+    and mark the run failed. One game: its review; several: each summary, then the table of
+    mistakes per level."""
+    _in_range(
+        "--jobs", args.jobs, 1, max_jobs(), f"{_JOBS_PER_CPU} processes per CPU of this machine"
+    )
+    if not (math.isfinite(args.long_think) and 0 <= args.long_think <= MAX_LONG_THINK):
+        raise ArgumentError(
+            f"--long-think {args.long_think:g} is outside 0..{MAX_LONG_THINK:g} seconds",
+            name="--long-think",
+        )
+    animate = args.svg or args.gif
+    if animate:
+        _check_animation(args)
+    sources = _review_sources(args)
+    if animate and len(sources) != 1:
+        raise ArgumentError("--svg and --gif draw one game: give one game file or id")
+    if len(sources) == 1:
+        name, game = sources[0]
+        args.file = name  # errors name the game
+        if game is None:
+            game = read_file(read_bytes(name), name)
+        review = review_game(game, long_think=args.long_think)
+        if args.svg:
+            _write_text(args.svg, review_svg(review, args.speed))
+        if args.gif:
+            _write_bytes(Path(args.gif), review_gif(review, args.speed, args.scale))
+        if args.json:
+            return json.dumps(review.to_json(args.lang), ensure_ascii=False)
+        return review.text(args.lang, args.all)
+    jobs = [(name, game, args.lang, args.json, args.all, args.long_think) for name, game in sources]
+    done = list(ordered_map(_review_one, jobs, min(args.jobs, len(jobs))))
+    failed = [r for r in done if r.error]
+    for r in failed:
+        print(f"mineproof: error: {r.name}: {r.error}", file=sys.stderr)
+    args.failed = bool(failed)
+    good = [r for r in done if not r.error]
+    rows = [(Path(r.name).name, r.summary) for r in good if r.summary is not None]
+    if args.json:
+        totals: dict[str, int] = {}
+        for _, summary in rows:
+            for level, n in summary.mistake_levels.items():
+                totals[str(level)] = totals.get(str(level), 0) + n
+        return json.dumps(
+            {
+                "games": [{"game": r.name, **(r.data or {})} for r in good],
+                "errors": [{"game": r.name, "error": r.error} for r in failed],
+                "mistakes_by_level": dict(sorted(totals.items())),
+            },
+            ensure_ascii=False,
+        )
+    parts = [f"{r.name}\n{r.text}" for r in good]
+    return "\n\n".join([*parts, mistakes_table(rows, args.lang)])
+
+
+def _check_animation(args: argparse.Namespace) -> None:
+    """Raise ``ArgumentError`` for a bad ``--svg``/``--gif``, ``--speed`` or ``--scale``."""
+    for flag, out, suffix in (("--svg", args.svg, ".svg"), ("--gif", args.gif, ".gif")):
+        if out and Path(out).suffix.lower() != suffix:
+            raise ArgumentError(f"{flag} {out}: name the file {suffix}", name=flag)
+    if not (math.isfinite(args.speed) and MIN_SPEED <= args.speed <= MAX_SPEED):
+        raise ArgumentError(
+            f"--speed {args.speed:g} is outside {MIN_SPEED}..{MAX_SPEED:g} seconds per click",
+            name="--speed",
+        )
+    if not 1 <= args.scale <= 8:
+        raise ArgumentError(f"--scale {args.scale} is outside 1..8", name="--scale")
 
 
 def _bench_progress(total: int) -> Callable[[int, int], None] | None:
@@ -823,6 +1034,8 @@ def _run(args: argparse.Namespace) -> str | None:
         return _bench(args)
     if args.command == "replay":
         return _replay(args)
+    if args.command == "review":
+        return _review(args)
     if args.command == "analyze":
         position = load_position(read_bytes(args.file), args.mines)
         analysis = analyze(position, trust_flags=args.trust_flags)
@@ -875,11 +1088,11 @@ def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "play":
         return _play(args)
-    # Commands that read no file (generate, bench) name no source in their errors.
-    source = getattr(args, "file", None)
     try:
         out = _run(args)
     except MineproofError as exc:
+        # Commands that read no file (generate, bench) name no source in their errors.
+        source = getattr(args, "file", None)
         _end_bar()
         if getattr(args, "json", False):
             print(json.dumps(error_json(exc)))
@@ -895,7 +1108,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return exit_status(exc)
     if out is not None:
         print(out)
-    return 0
+    return 1 if getattr(args, "failed", False) else 0
 
 
 def error_json(exc: MineproofError) -> dict[str, Any]:

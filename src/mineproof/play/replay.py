@@ -33,6 +33,8 @@ __all__ = [
     "check_record",
     "gif_delays",
     "load_record",
+    "lost_cells",
+    "mark_explosion",
     "replay",
 ]
 
@@ -359,7 +361,8 @@ def animation_svg(record: dict[str, Any], seconds_per_move: float = 0.15) -> str
             },
         )
     if game.exploded is not None:
-        _explosion(picture, tiles, board, game.exploded, len(record["moves"]) * seconds_per_move)
+        at = len(record["moves"]) * seconds_per_move
+        mark_explosion(picture, tiles, board, game.exploded, at)
     return ET.tostring(picture, encoding="unicode")
 
 
@@ -408,7 +411,7 @@ def animation_gif(record: dict[str, Any], seconds_per_move: float = 0.15, scale:
         for n, move in enumerate(_moves(game, record), 1):
             cells: Sequence[int] = game.position().cells
             if n == last and game.exploded is not None:
-                cells = _lost(game, cells)
+                cells = lost_cells(game, cells)
             mark: Highlight = "mine" if move["action"] == "flag" else "safe"
             if move["reason"].get("kind") == "guess":
                 mark = "guess"
@@ -420,7 +423,7 @@ def animation_gif(record: dict[str, Any], seconds_per_move: float = 0.15, scale:
     )
 
 
-def _lost(game: Game, cells: Sequence[int]) -> list[int]:
+def lost_cells(game: Game, cells: Sequence[int]) -> list[int]:
     """Return ``cells`` of a lost game with its mines shown: the exploded one, the covered
     ones, and the flags that were wrong."""
     mines = game.layout.mines
@@ -443,8 +446,11 @@ def _title(record: dict[str, Any]) -> str:
     )
 
 
-def _explosion(picture: ET.Element, tiles: ET.Element, board: Board, cell: int, at: float) -> None:
-    """Mark the mine that ended a lost game, appearing when the last move is made."""
+def mark_explosion(
+    picture: ET.Element, tiles: ET.Element, board: Board, cell: int, at: float
+) -> None:
+    """Add to ``picture`` a red square on the mine ``cell`` that ended a lost game, appearing
+    at ``at`` seconds; ``tiles`` is a drawing of the same board (its cells give the place)."""
     name = board.name(cell)
     rect = next(e for e in tiles.iter() if e.get("data-cell") == name and e.tag.endswith("rect"))
     mark = ET.SubElement(

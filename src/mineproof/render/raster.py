@@ -5,7 +5,7 @@ cell a square of ``16 * scale`` pixels: covered cells raised grey tiles, opened 
 their numbers in the classic colours (drawn from a small built-in bitmap font), flags red
 pennants, mines black, the mine that ended a game on red, a wrong flag a crossed-out mine. A
 cell may be outlined, as :func:`mineproof.render.svg.position_svg` outlines them: ``safe`` green,
-``mine`` red, and ``guess`` amber.
+``mine`` red, ``guess`` amber and ``mistake`` purple.
 
 The tiles are designed as 16 x 16 text pictures below, one character a pixel. The raster keeps
 its pixels between calls and redraws only the cells whose look changed, so drawing the states of
@@ -24,6 +24,7 @@ from mineproof.render.svg import NUMBER_COLOURS
 __all__ = [
     "EXPLODED",
     "MINE",
+    "OUTLINES",
     "PALETTE",
     "TILE",
     "WRONG_FLAG",
@@ -42,7 +43,7 @@ WRONG_FLAG = -5
 TILE = 16
 """The side of a cell in pixels at scale 1."""
 
-Highlight = Literal["safe", "mine", "guess"]
+Highlight = Literal["safe", "mine", "guess", "mistake"]
 
 # One character a colour in the tile pictures; the digits' colour is NUMBER_COLOURS.
 _COLOURS: dict[str, str] = {
@@ -55,7 +56,14 @@ _COLOURS: dict[str, str] = {
     "R": "#e00000",  # the flag, the exploded cell, the cross over a wrong flag
     "w": "#ffffff",  # the shine on a mine
 }
-_OUTLINES: dict[Highlight, str] = {"safe": "#138a36", "mine": "#d01c1c", "guess": "#e08a00"}
+_OUTLINES: dict[Highlight, str] = {
+    "safe": "#138a36",
+    "mine": "#d01c1c",
+    "guess": "#e08a00",
+    "mistake": "#8e24aa",
+}
+OUTLINES: dict[Highlight, str] = dict(_OUTLINES)
+"""The colour of each kind of outline (``#rrggbb``), for drawings that match the raster's."""
 
 
 def _rgb(hex_colour: str) -> Rgb:

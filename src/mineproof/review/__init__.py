@@ -10,9 +10,11 @@ that proves a cell, :func:`judgement_text` puts a judgement in words.
 ``mineproof[replays]``), :func:`read_record` mineproof's own recorded games and
 :func:`read_game` moves given by a caller, each a :class:`RecordedGame`; :func:`review_game`
 judges every click of one and sums it up (:class:`GameReview`, :class:`Summary`), and
-:func:`mistakes_table` lays the mistakes of several games side by side.
+:func:`mistakes_table` lays the mistakes of several games side by side;
+:func:`review_gif` and :func:`review_svg` animate a reviewed game with its clicks marked.
 """
 
+from mineproof.review.animate import review_gif, review_svg
 from mineproof.review.game import (
     LONG_THINK,
     REVIEW_WORK,
@@ -39,6 +41,7 @@ from mineproof.review.recorded import (
     Click,
     ClickAction,
     RecordedGame,
+    read_file,
     read_game,
     read_record,
     read_replay,
@@ -67,10 +70,13 @@ __all__ = [
     "judgement_text",
     "lowest_level",
     "mistakes_table",
+    "read_file",
     "read_game",
     "read_record",
     "read_replay",
     "review_game",
+    "review_gif",
+    "review_svg",
     "summary_text",
     "wrong_flags",
 ]

@@ -31,7 +31,7 @@ from mineproof.board import MAX_SIDE, Layout, cell_name
 from mineproof.errors import ArgumentError, FormatError, MineproofError
 from mineproof.formats import parse_layout_text
 from mineproof.game import Game
-from mineproof.play.replay import check_record
+from mineproof.play.replay import check_record, load_record
 
 __all__ = [
     "MAX_REPLAY_BYTES",
@@ -39,6 +39,7 @@ __all__ = [
     "Click",
     "ClickAction",
     "RecordedGame",
+    "read_file",
     "read_game",
     "read_record",
     "read_replay",
@@ -142,6 +143,29 @@ def _play(
             raise FormatError(f"{where}: unknown action (expected open, chord, flag, unflag)")
         clicks.append(Click(time, kind, (x, y)))
     return tuple(clicks), game
+
+
+def read_file(data: bytes, name: str) -> RecordedGame:
+    """Return the game in the file ``name`` (only its extension is read) holding ``data``:
+    a replay of another client (``.avf``, ``.mvf``, ``.rmv``, ``.evf``; see
+    :func:`read_replay`) or a game mineproof recorded (``.json``; see :func:`read_record`).
+
+    Raises ``FormatError`` for another extension and when the file is malformed, and
+    ``ArgumentError`` when ms-toollib is needed and missing.
+    """
+    kind = Path(name).suffix.lower().lstrip(".")
+    if kind in REPLAY_KINDS:
+        return read_replay(data, kind)
+    if kind != "json":
+        raise FormatError(
+            f"not a game file: expected a replay (.{', .'.join(REPLAY_KINDS)}) or a game "
+            "mineproof recorded (.json)"
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise FormatError("not a recorded game: not UTF-8 text") from None
+    return read_record(load_record(text))
 
 
 def read_record(record: dict[str, Any]) -> RecordedGame:
