@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from statistics import median
 from typing import Any, Literal
+from unicodedata import east_asian_width
 
 from mineproof.analysis import ANALYSIS_WORK, counting_budget
 from mineproof.analysis.constraints import Clue, refresh_clues
@@ -73,9 +74,11 @@ LONG_THINK = 3.0
 @dataclass(frozen=True, slots=True)
 class ReviewedClick:
     """One click of a reviewed game: its ``number`` (from 1, counting every click), ``time``
-    (seconds from the first click, ``None`` when the record has none), ``think`` (seconds since
-    the click before), ``action``, ``cell``, the ``judgement`` of a click that opens cells
-    (``None`` for a flag), and for a flag whether it was ``wrong`` (no mine there)."""
+    (seconds from the first click, ``None`` when the record has none), ``think`` (for a click
+    that opens cells, the seconds since the last click that opened cells, the flags placed in
+    between being part of the thought; for a flag, since the click before), ``action``,
+    ``cell``, the ``judgement`` of a click that opens cells (``None`` for a flag), and for a
+    flag whether it was ``wrong`` (no mine there)."""
 
     number: int
     time: float | None
@@ -226,15 +229,19 @@ def review_game(
     board = layout.board
     playing = Game(layout)
     reviewed: list[ReviewedClick] = []
-    previous: float | None = None
+    previous: float | None = None  # the time of the click before
+    last_open: float | None = None  # the time of the last click that opened cells
     # The clues of the positions, flags as covered cells, kept up to date click by click.
     clues: dict[int, Clue] = {}
     with counting_budget(work):
         for n, click in enumerate(game.clicks, 1):
-            think = (
-                None if click.time is None or previous is None else max(0.0, click.time - previous)
-            )
-            previous = click.time if click.time is not None else previous
+            opening = click.action in ("open", "chord")
+            since = last_open if opening else previous
+            think = None if click.time is None or since is None else max(0.0, click.time - since)
+            if click.time is not None:
+                previous = click.time
+                if opening:
+                    last_open = click.time
             x, y = click.cell
             i = board.index(x, y)
             position = playing.position()
@@ -360,6 +367,14 @@ def _grade(game: RecordedGame, judged: list[ReviewedClick]) -> Grade | None:
 # --- words ------------------------------------------------------------------------------------
 
 
+def _chance(p: Fraction, lang: str) -> str:
+    """Return a probability as a percentage, or as "1 in N" below 1 %."""
+    if p == 0 or p >= Fraction(1, 100):
+        return percent(float(p))
+    n = round(1 / p)
+    return translations(lang).gettext("1 in {n}").format(n=n)
+
+
 def _seconds(t: float) -> str:
     return f"{t:.2f}"
 
@@ -402,7 +417,7 @@ def summary_text(s: Summary, lang: str = "en") -> str:
             t.gettext(
                 "Luck: a perfect logician who took the same needed guesses survives them with "
                 "a probability of {p}."
-            ).format(p=percent(float(s.luck)))
+            ).format(p=_chance(s.luck, lang))
         )
     mistakes = s.kinds.get("mistake", 0)
     if mistakes:
@@ -576,10 +591,20 @@ def mistakes_table(rows: Iterable[tuple[str, Summary]], lang: str = "en") -> str
         totals = [a + b for a, b in zip(totals, numbers, strict=True)]
         body.append([name, outcome[s.outcome], *map(str, numbers)])
     body.append([t.gettext("all games"), "", *map(str, totals)])
-    widths = [max(len(row[k]) for row in [head, *body]) for k in range(len(head))]
+    widths = [max(_shown_width(row[k]) for row in [head, *body]) for k in range(len(head))]
     lines = []
     for row in [head, *body]:
-        cells = [row[0].ljust(widths[0]), row[1].ljust(widths[1])]
-        cells += [value.rjust(width) for value, width in zip(row[2:], widths[2:], strict=True)]
+        pads = [w - _shown_width(value) for value, w in zip(row, widths, strict=True)]
+        cells = [row[0] + " " * pads[0], row[1] + " " * pads[1]]
+        cells += [" " * pad + value for value, pad in zip(row[2:], pads[2:], strict=True)]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines)
+
+
+def _shown_width(text: str) -> int:
+    """Return the columns ``text`` takes on a terminal: two for a wide (CJK) character.
+
+    >>> _shown_width("game"), _shown_width("ゲーム")
+    (4, 6)
+    """
+    return sum(2 if east_asian_width(c) in "WF" else 1 for c in text)

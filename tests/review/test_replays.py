@@ -1,0 +1,268 @@
+"""Every recorded game of real players reviewed, and each judgement checked independently.
+
+The ten replays of ``tests/data/replays`` (four formats) are read through ms-toollib and
+reviewed. Each click judged ``forced`` must be safe in every arrangement by ms-toollib's own
+probabilities (``cal_probability_onboard``), each ``guess`` and ``mistake`` must have the mine
+probability ms-toollib gives, and a mistake must come with a cell ms-toollib finds safe; on the
+small boards, the exact probabilities are also checked against the brute-force enumeration of
+``tests/review/oracle.py``. The luck of each game is the product over its needed guesses of
+ms-toollib's chances to survive them. Malformed and truncated files end in one-line errors.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import ms_toollib
+import pytest
+
+import mineproof.review.recorded as recorded
+from mineproof.errors import ArgumentError, FormatError
+from mineproof.position import Position
+from mineproof.review import GameReview, read_file, read_replay, review_game
+
+from . import oracle
+
+REPLAYS = Path(__file__).resolve().parents[1] / "data" / "replays"
+FILES = sorted(p for p in REPLAYS.iterdir() if p.suffix in (".avf", ".mvf", ".rmv", ".evf"))
+SIZES = {
+    "beginner-4s.evf": (8, 8, 10),
+    "beginner-9s.avf": (8, 8, 10),
+    "beginner-15s.avf": (8, 8, 10),
+    "beginner-505s.evf": (8, 8, 10),
+    "custom-8x11-7.avf": (8, 11, 7),
+    "expert-38s.mvf": (30, 16, 99),
+    "expert-49s.avf": (30, 16, 99),
+    "expert-99s.rmv": (30, 16, 99),
+    "expert-101s.avf": (30, 16, 99),
+    "custom-60x36-540.evf": (60, 36, 540),
+}
+
+_reviews: dict[str, GameReview] = {}
+
+
+def reviewed(path: Path) -> GameReview:
+    """Return the review of a replay (made once per test run)."""
+    if path.name not in _reviews:
+        _reviews[path.name] = review_game(read_replay(path.read_bytes(), path.suffix[1:]))
+    return _reviews[path.name]
+
+
+def test_every_replay_of_the_shared_folder_is_here() -> None:
+    assert sorted(p.name for p in FILES) == sorted(SIZES)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_a_replay_is_read_and_reviewed(path: Path) -> None:
+    review = reviewed(path)
+    layout = review.game.layout
+    assert (layout.board.width, layout.board.height, layout.mine_count) == SIZES[path.name]
+    s = review.summary
+    assert s.outcome == "won"  # every one of these games was won
+    assert s.clicks == len(review.clicks) and s.judged == sum(s.kinds.values())
+    assert s.kinds.get("start") == 1 and review.clicks[0].judgement is not None
+    assert s.guesses_taken == s.kinds.get("guess", 0) + s.kinds.get("mistake", 0)
+    assert sum(s.mistake_levels.values()) == s.kinds.get("mistake", 0)
+    assert s.kinds.get("unknown", 0) == 0
+    assert s.stats["bbbv"] and s.stats["time"]
+    assert s.time is not None and abs(s.time - float(s.stats["time"] or 0)) < 0.2
+    times = [c.time for c in review.clicks]
+    assert all(t is not None for t in times)
+    assert times == sorted(times, key=lambda t: t or 0.0)
+    # Each click judged holds the position it was made in, with the player's flags.
+    for click in review.clicks:
+        j = click.judgement
+        if j is None:
+            assert click.action in ("flag", "unflag")
+            continue
+        assert j.cell == click.cell and j.action == click.action
+        assert not j.fatal
+        assert j.opens & j.position.covered_mask == j.opens
+        assert not j.opens & j.position.flag_mask
+
+
+def grid(position: Position) -> list[list[int]]:
+    """Return ms-toollib's grid of a position, flags as covered cells (not trusted)."""
+    w = position.width
+    return [
+        [10 if c < 0 else c for c in position.cells[y * w : (y + 1) * w]]
+        for y in range(position.height)
+    ]
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_judgements_match_ms_toollib(path: Path) -> None:
+    review = reviewed(path)
+    board = review.game.layout.board
+    luck = 1.0
+    checked = 0
+    for click in review.clicks:
+        j = click.judgement
+        if j is None or j.kind == "start":
+            continue
+        theirs, _ = ms_toollib.cal_probability_onboard(grid(j.position), j.position.mines)
+        cells = [board.xy(i) for i in oracle.bits(j.opens)]
+        zero = {
+            (x, y)
+            for y, row in enumerate(theirs)
+            for x, p in enumerate(row)
+            if p == 0 and j.position.covered_mask >> board.index(x, y) & 1
+        }
+        if j.kind == "forced":
+            assert all(c in zero for c in cells), (click.number, cells)
+        else:
+            assert j.probability is not None
+            if len(cells) == 1:
+                x, y = cells[0]
+                assert abs(float(j.probability) - theirs[y][x]) < 1e-9, click.number
+            assert (j.kind == "mistake") == bool(zero), click.number
+            if j.kind == "guess":
+                # The chance to survive a chord is not a product of marginals: only single
+                # cells are multiplied here (none of these games guesses with a chord).
+                assert len(cells) == 1
+                luck *= 1 - theirs[cells[0][1]][cells[0][0]]
+        if j.counted:
+            assert j.safe_then == sum(1 << board.index(x, y) for x, y in zero)
+        else:
+            assert not j.safe_then & ~sum(1 << board.index(x, y) for x, y in zero)
+        checked += 1
+    assert checked
+    assert math.isclose(float(review.summary.luck), luck, rel_tol=1e-9)
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in FILES if SIZES[p.name][:2] != (30, 16) and p.stat().st_size < 100_000]
+)
+def test_small_games_match_the_brute_force(path: Path) -> None:
+    review = reviewed(path)
+    for click in review.clicks:
+        j = click.judgement
+        if j is None or j.kind == "start":
+            continue
+        counted = oracle.count(j.position)
+        risk = 1 - Fraction(counted.free(j.opens), counted.total)
+        if j.kind == "forced":
+            assert risk == 0
+        else:
+            assert j.probability == risk
+            assert (j.kind == "mistake") == bool(counted.safe)
+
+
+def test_the_60x36_game_is_reviewed_with_its_hard_guesses() -> None:
+    review = reviewed(REPLAYS / "custom-60x36-540.evf")
+    s = review.summary
+    assert s.guesses_needed >= 30
+    assert 0 < s.luck < Fraction(1, 1000)
+    assert "1 in 4007" in s.to_json()["text"]
+    assert s.stats["clicks"] and s.player
+
+
+def test_the_long_wait_is_a_long_think() -> None:
+    review = reviewed(REPLAYS / "beginner-505s.evf")
+    s = review.summary
+    assert s.long_thinks >= 1
+    assert s.time_lost is not None and s.time_lost > 400
+    assert "Long thinks" in s.to_json()["text"]
+    longest = max(review.clicks, key=lambda c: c.think or 0.0)
+    assert longest.think is not None and longest.think > 400
+    assert longest.judgement is not None and longest.judgement.kind == "forced"
+
+
+def test_the_review_is_the_same_with_the_exact_count_for_every_click() -> None:
+    # The cheap level-1 proof only skips work: the judgements are those of the exact count.
+    game = read_replay((REPLAYS / "expert-49s.avf").read_bytes(), "avf")
+    quick, exact = review_game(game), review_game(game, exact=True)
+    for a, b in zip(quick.clicks, exact.clicks, strict=True):
+        if a.judgement is None or b.judgement is None:
+            assert a == b
+            continue
+        assert (a.judgement.kind, a.judgement.level) == (b.judgement.kind, b.judgement.level)
+        assert a.judgement.probability == b.judgement.probability
+        assert not a.judgement.safe_then & ~b.judgement.safe_then
+        assert b.judgement.counted
+    assert quick.summary.to_json()["kinds"] == exact.summary.to_json()["kinds"]
+
+
+def test_json_holds_the_summary_and_every_click() -> None:
+    review = reviewed(REPLAYS / "expert-38s.mvf")
+    data = json.loads(json.dumps(review.to_json("de")))
+    assert set(data) == {"summary", "clicks"}
+    assert len(data["clicks"]) == review.summary.clicks
+    assert data["summary"]["text"].startswith("Spiel gewonnen")
+    first = data["clicks"][0]
+    assert first["judgement"] == "start" and first["time"] == 0.0
+    for click in data["clicks"]:
+        assert {"number", "time", "think", "action", "cell", "judgement"} <= set(click)
+        if click["judgement"] is not None:
+            assert {"probability", "level", "text", "position"} <= set(click)
+            Position.parse(click["position"])
+
+
+# --------------------------------------------------------------------------------------------
+# Bad files
+
+
+ONE_OF_EACH = ["beginner-15s.avf", "beginner-4s.evf", "expert-38s.mvf", "expert-99s.rmv"]
+
+
+@pytest.mark.parametrize("name", ONE_OF_EACH)
+def test_truncated_and_malformed_files_end_in_one_line_errors(name: str) -> None:
+    path = REPLAYS / name
+    data = path.read_bytes()
+    kind = path.suffix[1:]
+    # (An .avf file cut by a few bytes at the end still holds the whole game: its last bytes
+    # are not needed to replay it, so the cuts stop at nine tenths.)
+    for cut in (1, 40, len(data) // 3, 9 * len(data) // 10):
+        with pytest.raises(FormatError) as caught:
+            read_replay(data[:cut], kind)
+        assert "\n" not in str(caught.value)
+    with pytest.raises(FormatError, match="empty"):
+        read_replay(b"", kind)
+    garbage = bytes((i * 37 + 11) % 256 for i in range(3000))
+    with pytest.raises(FormatError, match=f"not a readable .{kind} replay"):
+        read_replay(garbage, kind)
+
+
+def test_a_replay_whose_clicks_do_not_replay_is_refused() -> None:
+    path = REPLAYS / "beginner-9s.avf"
+    found = recorded._read_in_child(path.read_bytes(), "avf")
+    assert recorded._recorded(found, "avf").clicks
+    # Drop one click that opened cells: the end no longer matches ms-toollib's.
+    events = found["events"]
+    k = next(n for n, e in enumerate(events) if e[1] == "open" and n > 0)
+    with pytest.raises(FormatError, match="do not replay"):
+        recorded._recorded({**found, "events": events[:k] + events[k + 1 :]}, "avf")
+    with pytest.raises(FormatError, match="outside"):
+        recorded._recorded({**found, "events": [[0.0, "open", 99, 0]]}, "avf")
+
+
+def test_without_ms_toollib_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(recorded, "find_spec", lambda name: None)
+    with pytest.raises(ArgumentError, match=r"pip install 'mineproof\[replays\]'"):
+        read_replay((REPLAYS / "beginner-9s.avf").read_bytes(), "avf")
+    # The reader's process says so too when it cannot import ms-toollib (-S: no site-packages).
+    done = subprocess.run(
+        [sys.executable, "-S", str(recorded._CHILD), "avf"],
+        input=b"x",
+        capture_output=True,
+        check=True,
+    )
+    assert json.loads(done.stdout) == {"missing": True}
+
+
+def test_files_are_read_by_their_extension() -> None:
+    with pytest.raises(FormatError, match="not a game file"):
+        read_file(b"whatever", "game.txt")
+    with pytest.raises(FormatError, match="not a recorded game"):
+        read_file(b"{}", "game.json")
+    with pytest.raises(FormatError, match="not UTF-8"):
+        read_file(b"\xff\xfe", "game.json")
+    with pytest.raises(ArgumentError, match="unknown replay format"):
+        read_replay(b"x", "txt")
+    game = read_file((REPLAYS / "expert-99s.rmv").read_bytes(), "EXPERT.RMV")
+    assert game.source == "rmv" and game.software == "Viennasweeper"
