@@ -1,0 +1,142 @@
+"""``mineproof review`` on the command line: one game, a folder with ``--jobs``, the web app's
+games by id, animations, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from mineproof.cli import main
+from mineproof.web.store import GameRow, Store
+
+from .test_game import LAYOUT, MOVES, RECORD, xy
+
+REPLAYS = Path(__file__).resolve().parents[1] / "data" / "replays"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run the command line in-process; return (status, stdout, stderr)."""
+    status = main(["review", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_one_replay(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, str(REPLAYS / "expert-99s.rmv"))
+    assert status == 0 and not err
+    lines = out.splitlines()
+    assert lines[0].startswith("Game won, 193 clicks. Time: 98.76 s.")
+    assert lines[1].startswith("ms-toollib's statistics: time 98.763 s, 3BV 134")
+    assert any("#3: A mistake at B1" in line for line in lines)
+    # Forced clicks are left out unless --all, or after a long think.
+    assert all("A long think" in line for line in lines if "forced move" in line)
+    status, out, _ = run(capsys, str(REPLAYS / "expert-99s.rmv"), "--all", "--lang", "fr")
+    assert status == 0 and "Partie gagnée" in out and "coup forcé de niveau 1" in out
+
+
+def test_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = tmp_path / "game.json"
+    game.write_text(json.dumps(RECORD))
+    status, out, _ = run(capsys, str(game), "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert data["summary"]["outcome"] == "lost" and data["summary"]["fatal_click"] == 9
+    assert [c["judgement"] for c in data["clicks"]][:4] == ["start", "guess", None, "mistake"]
+    assert data["clicks"][3]["missed"][0]["level"] == 2
+
+
+def test_a_folder_with_jobs_and_a_bad_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    for name in ("beginner-4s.evf", "beginner-9s.avf", "expert-38s.mvf"):
+        shutil.copy(REPLAYS / name, tmp_path / name)
+    (tmp_path / "broken.avf").write_bytes(b"\x00" * 100)
+    (tmp_path / "notes.txt").write_text("not a game")
+    status, out, err = run(capsys, str(tmp_path), "--jobs", "2")
+    assert status == 1
+    assert err.strip().splitlines() == [
+        f"mineproof: error: {tmp_path / 'broken.avf'}: not a readable .avf replay: "
+        "ms-toollib could not read it (malformed or truncated)"
+    ]
+    table = out.split("\n\n")[-1].splitlines()
+    assert table[0].split()[:2] == ["game", "result"]
+    assert [row.split()[0] for row in table[1:]] == [
+        "beginner-4s.evf",
+        "beginner-9s.avf",
+        "expert-38s.mvf",
+        "all",
+    ]
+    assert table[-1].split()[-5:] == ["7", "0", "0", "0", "0"]  # expert-38s: 7 at level 1
+    status, out, _ = run(capsys, str(tmp_path), "--json", "--jobs", "2")
+    data = json.loads(out)
+    assert [g["game"] for g in data["games"]] == [
+        str(tmp_path / n) for n in ("beginner-4s.evf", "beginner-9s.avf", "expert-38s.mvf")
+    ]
+    assert data["errors"][0]["game"].endswith("broken.avf")
+    assert data["mistakes_by_level"] == {"1": 7}
+
+
+def test_a_game_of_the_web_app_by_id(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    row = GameRow(
+        id="ReviewMe-0123456789abcd",
+        level="custom",
+        width=5,
+        height=4,
+        mines=4,
+        guess_free=False,
+        seed="1",
+        created=time.time(),
+        layout=format(LAYOUT.mines, "x"),
+    )
+    store.create(row)
+    for seq, (action, name) in enumerate(MOVES):
+        store.append(row, seq, (action, *xy(name)))
+    store.close()
+    status, out, _ = run(capsys, row.id, "--data", str(tmp_path), "--json")
+    assert status == 0
+    assert json.loads(out)["summary"]["fatal_click"] == 9
+    status, _, err = run(capsys, "NoSuchGame-0123456789", "--data", str(tmp_path))
+    assert status == 1 and "no such file, nor a game of the web app" in err
+    status, _, err = run(capsys, "NoSuchGame-0123456789", "--data", str(tmp_path / "none"))
+    assert status == 1 and "no web app data" in err
+
+
+def test_animations(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    svg, gif = tmp_path / "game.svg", tmp_path / "game.gif"
+    status, _, err = run(
+        capsys, str(REPLAYS / "beginner-15s.avf"), "--svg", str(svg), "--gif", str(gif)
+    )
+    assert status == 0 and not err
+    assert svg.read_text().startswith("<svg") and gif.read_bytes().startswith(b"GIF89a")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["missing.avf"], "missing.avf: cannot read"),
+        (["x.json", "--long-think", "-1"], "--long-think -1 is outside 0..3600 seconds"),
+        (["x.json", "--jobs", "0"], "--jobs 0 is outside 1.."),
+        (["x.json", "--svg", "out.png"], "--svg out.png: name the file .svg"),
+        (["x.json", "--gif", "o.gif", "--scale", "9"], "--scale 9 is outside 1..8"),
+        ([str(REPLAYS), "--svg", "out.svg"], "--svg and --gif draw one game"),
+        (["game.txt"], "not a game file"),
+    ],
+)
+def test_errors_are_one_line(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    message: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.json").write_text(json.dumps(RECORD))
+    (tmp_path / "game.txt").write_text("hello")
+    status, out, err = run(capsys, *args)
+    assert status == 1 and not out
+    assert len(err.strip().splitlines()) == 1 and message in err, err

@@ -1,0 +1,243 @@
+"""Reviews of games made by hand, in mineproof's own JSON format, with what each click is known
+to be worked out here (and checked again by the brute force of ``tests/review/oracle.py``).
+
+The board, 5x4 with 4 mines (``*``), first click A4, which opens the bottom row::
+
+    .*...        row 1     after the first click:   HHHHH
+    .**.*        row 2                              HHHHH
+    .....        row 3                              12221
+    .....        row 4                              00000
+
+Row 2 holds either B2, C2, E2 or A2, C2, D2 (the numbers of row 3 allow nothing else), so C2 is
+a mine, the other cells of row 2 are 50/50, and the last mine is in row 1: a 1 in 5 chance for
+each cell there, the safest. The clicks:
+
+1. A4: the start.
+2. D1: a needed guess, 1/5, one of the safest. It shows 2 (C2 and E2), so C1 and E1 are safe:
+   the 2 at D1 needs 1 more mine besides C2 among C1, E1, D2, E2, and the 1 at E3 puts it in
+   D2 or E2 (two clues: level 2; the 2 at D3 does too, once C2 is known).
+3. flag C2 (right).
+4. A1: a mistake at level 2, 1/2 (the last mine of row 1 is A1 or B1), the deduction missed
+   proving C1 and E1 safe from the 2 at D1 and the 1 at E3 (or the 2 at D3). A1 shows 2.
+5. flag D2: wrong, D2 has no mine.
+6. C1 and 7. E1: forced.
+8. A2: a needed guess, 1/2 (row 2 is still one of its two ways).
+9. E2: a mistake that hits a mine: A2 showed 2, so B1 and B2 are mines (one clue), and then
+   the 2 at C3 has B2 and C2, so D2 (under the wrong flag) is safe (level 1).
+
+Luck: the perfect logician survives the needed guesses of clicks 2 and 8 with a chance of
+4/5 x 1/2 = 2/5.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from mineproof.board import Board, Layout, cell_name
+from mineproof.errors import FormatError
+from mineproof.explain import LANGUAGES
+from mineproof.formats import format_layout_text
+from mineproof.game import Game
+from mineproof.review import (
+    Judgement,
+    mistakes_table,
+    read_game,
+    read_record,
+    review_game,
+    review_gif,
+    review_svg,
+)
+
+from . import oracle
+
+LAYOUT = Layout.from_cells(Board(5, 4), [(1, 0), (1, 1), (2, 1), (4, 1)])
+MOVES = [
+    ("open", "A4"),
+    ("open", "D1"),
+    ("flag", "C2"),
+    ("open", "A1"),
+    ("flag", "D2"),
+    ("open", "C1"),
+    ("open", "E1"),
+    ("open", "A2"),
+    ("open", "E2"),
+]
+
+
+def xy(name: str) -> tuple[int, int]:
+    return ord(name[0]) - ord("A"), int(name[1:]) - 1
+
+
+def record_of(layout: Layout, moves: list[tuple[str, str]]) -> dict[str, Any]:
+    """Return the game as mineproof records it (the format of ``mineproof bench --record``)."""
+    game = Game(layout)
+    board = layout.board
+    out = []
+    for n, (action, name) in enumerate(moves):
+        x, y = xy(name)
+        opened: list[int] = []
+        if action == "open":
+            opened = game.reveal(x, y)
+        else:
+            game.flag(x, y)
+        reason: dict[str, Any] = {"kind": "forced", "by": "one clue"}
+        if n == 0:
+            reason = {"kind": "start"}
+        out.append(
+            {
+                "action": action,
+                "cell": [x, y],
+                "opened": [list(board.xy(i)) for i in opened],
+                "reason": reason,
+            }
+        )
+    return {
+        "width": board.width,
+        "height": board.height,
+        "mines": layout.mine_count,
+        "layout": format_layout_text(layout).splitlines()[1:],
+        "start": list(xy(moves[0][1])),
+        "moves": out,
+        "outcome": game.state if game.state != "playing" else "stuck",
+    }
+
+
+RECORD = record_of(LAYOUT, MOVES)
+
+
+def judged(n: int) -> Judgement:
+    review = review_game(read_record(RECORD))
+    j = review.clicks[n - 1].judgement
+    assert j is not None
+    return j
+
+
+def test_the_record_is_read_as_mineproof_writes_it() -> None:
+    game = read_record(json.loads(json.dumps(RECORD)))
+    assert game.source == "json"
+    assert [c.action for c in game.clicks] == [a for a, _ in MOVES]
+    assert all(c.time is None for c in game.clicks)
+
+
+def test_each_click_is_what_the_docstring_says() -> None:
+    review = review_game(read_record(RECORD))
+    kinds = [None if c.judgement is None else c.judgement.kind for c in review.clicks]
+    assert kinds == [
+        "start",
+        "guess",
+        None,
+        "mistake",
+        None,
+        "forced",
+        "forced",
+        "guess",
+        "mistake",
+    ]
+    assert judged(2).probability == Fraction(1, 5) and judged(2).safest
+    assert judged(4).probability == Fraction(1, 2) and judged(4).level == 2
+    assert judged(8).probability == Fraction(1, 2) and judged(8).safest
+    assert judged(9).probability == 1 and judged(9).level == 1 and judged(9).fatal
+    assert not any(judged(n).fatal for n in (1, 2, 4, 6, 7, 8))
+    assert [c.wrong for c in review.clicks] == [False] * 4 + [True] + [False] * 4
+
+
+def test_the_deduction_missed_is_the_one_worked_out_by_hand() -> None:
+    board = LAYOUT.board
+    names = {cell_name(*board.xy(i)) for i in oracle.bits(judged(4).missed[-1].safe)}
+    first = judged(4).missed[0]
+    # The 1 at E3 and the 2 at D3 (with the flag on C2) each put the mine in D2 or E2.
+    assert first.level == 2
+    assert {cell_name(*c) for c in first.premise_cells} in ({"D1", "E3"}, {"D1", "D3"})
+    assert names <= {"C1", "E1"} and names
+    assert {cell_name(*board.xy(i)) for i in oracle.bits(judged(4).safe_then)} == {"C1", "E1"}
+    last = judged(9).missed
+    assert [d.level for d in last] == [1] * len(last)
+    assert {cell_name(*c) for c in last[-1].safe_cells} == {"D2"}
+    text = judged(9).text()
+    assert "D2" in text and "It hit a mine" in text
+    # D2 is under the player's wrong flag, and the judgement says so.
+    assert judged(9).wrong_flags == 1 << board.index(*xy("D2"))
+
+
+def test_the_summary() -> None:
+    s = review_game(read_record(RECORD)).summary
+    assert s.outcome == "lost" and s.fatal == 9
+    assert (s.guesses_needed, s.guesses_taken) == (2, 4)
+    assert s.luck == Fraction(2, 5)
+    assert s.mistake_levels == {1: 1, 2: 1} and s.study == 1
+    assert sum(s.forced_levels.values()) == 2  # C1 and E1
+    assert s.wrong_flags == 1
+    assert s.time is None and s.time_lost is None
+    assert s.grade is not None and not s.grade.solved
+    for lang in LANGUAGES:
+        text = s.to_json(lang)["text"]
+        assert "{" not in text and "40%" in text
+    assert s.to_json()["text"].startswith("Game lost at click 9, 9 clicks.")
+    table = mistakes_table([("by hand", s), ("again", s)])
+    assert table.splitlines()[-1].split()[-5:] == ["2", "2", "0", "0", "0"]
+
+
+def test_every_click_against_the_brute_force() -> None:
+    review = review_game(read_record(RECORD))
+    for click in review.clicks:
+        j = click.judgement
+        if j is None or j.kind == "start":
+            continue
+        counted = oracle.count(j.position)
+        risk = 1 - Fraction(counted.free(j.opens), counted.total)
+        assert j.probability == risk
+        assert j.kind == ("forced" if risk == 0 else "mistake" if counted.safe else "guess")
+
+
+def test_chords_unflags_and_times_from_moves() -> None:
+    # The same board played with times: D1 after a long pause, then a chord on the 1 at E3
+    # once E2 is flagged (it opens D2), then E2 unflagged.
+    moves = [
+        (0.0, "open", 0, 3),
+        (6.0, "open", 3, 0),
+        (7.0, "flag", 4, 1),
+        (7.5, "chord", 4, 2),
+        (8.0, "flag", 4, 1),
+        (9.0, "chord", 0, 0),  # on a covered cell: changes nothing, left out
+    ]
+    game = read_game(LAYOUT, moves, "test")
+    assert [c.action for c in game.clicks] == ["open", "open", "flag", "chord", "unflag"]
+    review = review_game(game, long_think=5.0)
+    chord = review.clicks[3].judgement
+    assert chord is not None and chord.action == "chord"
+    assert chord.opens == 1 << LAYOUT.board.index(3, 1)
+    assert chord.kind == "mistake"  # E2 was not proven when it was flagged: C1 and E1 were
+    assert review.clicks[3].think == 1.5  # from D1, the flag of E2 between being thought
+    assert review.clicks[1].think == 6.0
+    assert review.summary.time == 8.0
+
+
+@pytest.mark.parametrize(
+    ("moves", "message"),
+    [
+        ([(None, "open", 5, 0)], "outside the 5x4 board"),
+        ([(None, "flag", 0, 3), (None, "open", 0, 3)], "the cell is flagged"),
+        ([(None, "open", 0, 3), (None, "flag", 0, 3)], "the cell is open"),
+        ([(None, "open", 1, 0), (None, "open", 0, 0)], "after the end of the game"),
+        ([(None, "jump", 0, 0)], "unknown action"),
+    ],
+)
+def test_moves_that_break_the_rules_are_refused(
+    moves: list[tuple[float | None, str, int, int]], message: str
+) -> None:
+    with pytest.raises(FormatError, match=message):
+        read_game(LAYOUT, moves, "test")
+
+
+def test_the_animations_mark_the_clicks() -> None:
+    review = review_game(read_record(RECORD))
+    gif = review_gif(review, 0.1, 2)
+    assert gif.startswith(b"GIF89a")
+    svg = review_svg(review, 0.1)
+    assert svg.count('class="mark mistake"') == 2 and svg.count('class="mark guess"') == 2
+    assert svg.count('class="mark flag"') == 1  # the wrong flag
+    assert 'class="exploded"' in svg
