@@ -266,6 +266,7 @@ def test_unknown_game_is_a_404(client: Client, action: str) -> None:
         f"/api/games/{FAKE_ID}/hint/more",
         "/index.html",
         "/app.js",
+        "/js/main.js",
         "/robots.txt",
         "/API/META",
     ],
@@ -278,7 +279,7 @@ def test_unknown_path_is_a_404(client: Client, path: str) -> None:
     ("method", "path"),
     [
         ("POST", "/"),
-        ("PUT", "/static/app.js"),
+        ("PUT", "/static/js/main.js"),
         ("DELETE", "/api/meta"),
         ("POST", "/api/stats"),
         ("GET", "/api/games"),
@@ -320,7 +321,20 @@ def test_meta(client: Client) -> None:
     }
     assert meta["languages"] == list(LANGUAGES)
     assert meta["max_side"] == MAX_SIDE
+    assert meta["min_side"] == 2
+    assert list(meta["language_names"]) == list(LANGUAGES)
     assert isinstance(meta["version"], str) and meta["version"]
+
+
+def test_the_page_strings_come_in_every_language(client: Client) -> None:
+    english = client.get("/api/strings").ok()
+    assert english == client.get("/api/strings?lang=en").ok()
+    assert english["new_game"] == "New game"
+    for lang in LANGUAGES[1:]:
+        table = client.get(f"/api/strings?lang={lang}").ok()
+        assert table.keys() == english.keys(), lang
+        assert table["new_game"] != english["new_game"], lang
+    assert "unknown language" in client.get("/api/strings?lang=xx").error(400)
 
 
 @pytest.mark.parametrize("kind", ["open", "flag", "chord"])
@@ -497,15 +511,25 @@ def test_root_is_the_page(client: Client) -> None:
         "/static/../../mineproof/web/games.py",
         "/static/%2e%2e/%2e%2e/cli.py",
         "/static/....//store.py",
-        "/static/./app.js",
-        "/static/app.js/",
-        "/static/app.js/..",
-        "/static//app.js",
+        "/static/./style.css",
+        "/static/style.css/",
+        "/static/style.css/..",
+        "/static//style.css",
         "/static/",
         "/static",
-        "/static/APP.JS",
-        "/static/app.js%00.png",
-        "/static/app%2ejs",
+        "/static/STYLE.CSS",
+        "/static/style.css%00.png",
+        "/static/style%2ecss",
+        "/static/app.js",
+        "/static/i18n.json",
+        "/static/js",
+        "/static/js/",
+        "/static/js/./main.js",
+        "/static/js//main.js",
+        "/static/js/../style.css",
+        "/static/js%2fmain.js",
+        "/static/JS/main.js",
+        "/static/js/main.js/",
         "/static/__init__.py",
         "/static/../__init__.py",
         "/static/%2fetc%2fpasswd",

@@ -1,0 +1,278 @@
+// The Play view: a game against the server, which keeps the mine layout; this page only ever
+// sees what the player has opened (the mines once the game is over).
+//
+// Its state is one object, `s`; every change goes through setGame() (a fresh view from the
+// server) or an action, then render() draws the whole view from `s`. Words are drawn from
+// descriptors at render time, so a language switch redraws everything in the new language.
+
+import { BoardView, COVERED, FLAG, codeLook, look } from "./board.js";
+import { hintMarks, hintWords } from "./hint.js";
+import { t } from "./i18n.js";
+import { el, saved, showMessage } from "./util.js";
+
+const TEMPLATE = `
+  <form id="new-game" class="toolbar">
+    <label><span data-i18n="level">Level</span> <select id="level"></select></label>
+    <span id="custom-size" hidden>
+      <label><span data-i18n="width">Width</span> <input id="custom-width" type="number" value="20"></label>
+      <label><span data-i18n="height">Height</span> <input id="custom-height" type="number" value="20"></label>
+      <label><span data-i18n="mines">Mines</span> <input id="custom-mines" type="number" min="1" value="60"></label>
+    </span>
+    <label class="switch"><input id="guess-free" type="checkbox" checked> <span data-i18n="guess_free">Guess-free board</span></label>
+    <button id="new" type="submit" data-i18n="new_game">New game</button>
+  </form>
+  <div class="status">
+    <span class="counter"><span data-i18n="mines_left">Mines left</span> <output id="mines-left">0</output></span>
+    <span id="state" class="state"></span>
+    <span class="counter"><span data-i18n="time">Time</span> <output id="timer">0</output></span>
+  </div>
+  <div class="toolbar">
+    <button id="hint" type="button" data-i18n="hint">Hint</button>
+    <label class="switch"><input id="show-probabilities" type="checkbox"> <span data-i18n="probabilities">Probabilities</span></label>
+    <label class="switch"><input id="tutor" type="checkbox" checked> <span data-i18n="tutor">Tutor</span></label>
+  </div>
+  <div class="board-wrap"><div id="board" class="board" data-i18n-label="minefield"></div></div>
+  <div id="message" class="message" role="status" hidden></div>
+  <p class="help" data-i18n="play_help"></p>
+`;
+
+export const playView = {
+  name: "play",
+  tab: "play",
+  create(app, panel) {
+    panel.innerHTML = TEMPLATE;
+    const q = (id) => panel.querySelector("#" + id);
+    const s = {
+      game: null,            // the server's view of the game
+      clock: null,           // { elapsed, at }: the game's seconds at performance.now() `at`
+      hint: null,            // the hint shown, for the game's position now
+      hintPrefix: "",        // said before the hint's label (the tutor's words)
+      probabilities: null,   // rows of mine probabilities, when shown
+      message: null,         // { label, key, vars, kind } or { error } or { hint: true }
+      queue: Promise.resolve(),
+    };
+    const board = new BoardView(q("board"), (action, x, y) => act(action, x, y));
+
+    for (const [name] of Object.entries(app.meta.levels).concat([["custom"]])) {
+      q("level").appendChild(el("option", { value: name, "data-i18n": name }, name));
+    }
+    for (const id of ["custom-width", "custom-height"]) {
+      q(id).min = app.meta.min_side;
+      q(id).max = app.meta.max_side;
+    }
+    const level = saved.get("level");
+    if (level && level in app.meta.levels || level === "custom") q("level").value = level;
+
+    // --- state changes ------------------------------------------------------------------
+
+    function setGame(view) {
+      const same = s.game && s.game.id === view.id;
+      if (!same || s.game.moves !== view.moves) s.hint = null;
+      if (!same) { s.probabilities = null; s.message = null; }
+      s.game = view;
+      s.clock = { elapsed: view.elapsed, at: performance.now() };
+    }
+
+    function seconds() {
+      if (!s.clock) return 0;
+      if (!s.game || s.game.state !== "playing") return s.clock.elapsed;
+      return s.clock.elapsed + (performance.now() - s.clock.at) / 1000;
+    }
+
+    function gameRequest() {
+      const level = q("level").value;
+      const body = { level, guess_free: q("guess-free").checked };
+      if (level === "custom") {
+        body.width = Number(q("custom-width").value);
+        body.height = Number(q("custom-height").value);
+        body.mines = Number(q("custom-mines").value);
+      }
+      return body;
+    }
+
+    async function newGame() {
+      try {
+        const view = await app.api("POST", "/api/games", gameRequest());
+        saved.set("game", view.id);
+        saved.set("level", q("level").value);
+        setGame(view);
+        s.message = null;
+        q("board").focus();
+      } catch (err) {
+        s.message = { error: err };
+      }
+      render();
+    }
+
+    async function resume() {
+      const id = saved.get("game");
+      if (id) {
+        try {
+          setGame(await app.api("GET", `/api/games/${encodeURIComponent(id)}`));
+          render();
+          return;
+        } catch (err) {
+          if (err.status !== 404) throw err;
+        }
+      }
+      await newGame();
+    }
+
+    // Moves are sent one at a time, in the order played.
+    function act(action, x, y) {
+      s.queue = s.queue.then(() => move(action, x, y)).catch(() => {});
+    }
+
+    async function move(action, x, y) {
+      const view = s.game;
+      if (!view || view.state === "won" || view.state === "lost") return;
+      const code = view.cells[y][x];
+      let kind = action === "back" ? "flag" : action;
+      if (kind === "open" && code === FLAG) return;
+      if (kind === "open" && code > 0) kind = "chord";
+      else if (kind === "open" && code === 0) return;
+      if (kind === "flag" && code >= 0) return;
+      try {
+        const result = await app.api("POST", `/api/games/${view.id}/${kind}`, { x, y, lang: app.lang() });
+        if (s.probabilities && result.state === "playing") {
+          s.probabilities = (await app.api("GET", `/api/games/${view.id}/probabilities`)).probabilities;
+        }
+        setGame(result);
+        if (result.state === "won") {
+          s.message = { label: "won_short", key: "won_message", vars: { time: result.elapsed.toFixed(1) } };
+        } else if (result.state === "lost") {
+          s.message = { label: "lost_short", key: "lost_message", kind: "error" };
+        } else if (result.tutor && q("tutor").checked) {
+          s.hint = result.tutor;
+          s.hintPrefix = "tutor_message";
+          s.message = { hint: true, kind: "tutor" };
+        } else if (kind !== "flag") {
+          s.message = null;
+        }
+      } catch (err) {
+        s.message = { error: err };
+      }
+      render();
+    }
+
+    async function askHint() {
+      const view = s.game;
+      if (!view) return;
+      if (view.state === "new") {
+        s.message = { key: "first_click" };
+      } else if (view.state !== "playing") {
+        s.message = { key: "game_over" };
+      } else {
+        try {
+          s.hint = await app.api("GET", `/api/games/${view.id}/hint?lang=${app.lang()}`);
+          s.hintPrefix = "";
+          s.message = { hint: true };
+        } catch (err) {
+          s.message = { error: err };
+        }
+      }
+      render();
+    }
+
+    async function toggleProbabilities() {
+      const view = s.game;
+      s.probabilities = null;
+      if (q("show-probabilities").checked && view && view.state === "playing") {
+        try {
+          s.probabilities = (await app.api("GET", `/api/games/${view.id}/probabilities`)).probabilities;
+        } catch (err) {
+          s.message = { error: err };
+        }
+      }
+      render();
+    }
+
+    // --- drawing ------------------------------------------------------------------------
+
+    function cellLook(view, marks, mines, x, y) {
+      const code = view.cells[y][x];
+      const i = y * view.width + x;
+      const extra = { marks: marks.get(x + "," + y) || [] };
+      if (view.state === "won" || view.state === "lost") {
+        const [ex, ey] = view.exploded || [-1, -1];
+        if (x === ex && y === ey) return look("exploded");
+        if (code === FLAG && !mines.has(i)) return look("wrong-flag");
+        if (code === COVERED && mines.has(i)) return look(view.state === "won" ? "flag" : "mine");
+      } else if (s.probabilities && code === COVERED) {
+        extra.p = s.probabilities[y][x];
+      }
+      return codeLook(code, extra);
+    }
+
+    function renderBoard() {
+      const view = s.game;
+      board.resize(view.width, view.height);
+      const marks = s.hint ? hintMarks(s.hint) : new Map();
+      const mines = new Set((view.mine_cells || []).map(([x, y]) => y * view.width + x));
+      board.draw((x, y) => cellLook(view, marks, mines, x, y));
+      const root = board.root;
+      root.dataset.gameState = view.state;
+      root.dataset.moves = view.moves;
+      root.dataset.game = view.id;
+    }
+
+    function renderMessage() {
+      const box = q("message");
+      const m = s.message;
+      if (!m) showMessage(box);
+      else if (m.error) showMessage(box, { text: app.errorText(m.error), kind: "error" });
+      else if (m.hint && s.hint) showMessage(box, { ...hintWords(s.hint, s.hintPrefix && t(s.hintPrefix)), kind: m.kind });
+      else if (m.hint) showMessage(box);
+      else showMessage(box, { label: m.label ? t(m.label) : "", text: t(m.key, m.vars), kind: m.kind || "" });
+    }
+
+    function renderClock() {
+      q("timer").textContent = Math.floor(seconds());
+    }
+
+    function render() {
+      q("custom-size").hidden = q("level").value !== "custom";
+      renderMessage();
+      const view = s.game;
+      if (!view) return;
+      renderBoard();
+      q("mines-left").textContent = view.state === "won" ? 0 : view.mines_left;
+      const state = q("state");
+      state.dataset.state = view.state;
+      state.textContent = view.state === "won" ? t("won_short") : view.state === "lost" ? t("lost_short") : "";
+      renderClock();
+    }
+
+    // --- wiring -------------------------------------------------------------------------
+
+    q("level").addEventListener("change", render);
+    q("new-game").addEventListener("submit", (e) => { e.preventDefault(); newGame(); });
+    q("hint").addEventListener("click", askHint);
+    q("show-probabilities").addEventListener("change", toggleProbabilities);
+    q("board").addEventListener("keydown", (e) => {
+      if (e.key === "h" || e.key === "H") askHint();
+      else if (e.key === "n" || e.key === "N") newGame();
+      else if (e.key === "p" || e.key === "P") {
+        q("show-probabilities").checked = !q("show-probabilities").checked;
+        toggleProbabilities();
+      }
+    });
+    setInterval(renderClock, 250);
+
+    return {
+      render,
+      start: resume,
+      // The language changed: the hint is asked again in the new one, then all is redrawn.
+      async language() {
+        if (s.hint && s.game && s.game.state === "playing" && s.message && s.message.hint && s.message.kind !== "tutor") {
+          try {
+            s.hint = await app.api("GET", `/api/games/${s.game.id}/hint?lang=${app.lang()}`);
+          } catch (err) {
+            s.message = { error: err };
+          }
+        }
+        render();
+      },
+    };
+  },
+};

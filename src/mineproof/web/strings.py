@@ -1,0 +1,99 @@
+"""The page's strings, in nine languages, from the gettext catalogs: the one source of every
+text a person reads in the web app (the explanations come from the same catalogs).
+
+English is the source text, marked with the message context ``page`` so that a short word of
+the page ("Level", "Mines") never shares a translation with the explanations' own words.
+``make catalogs`` extracts them from this file; the catalog tests fail when a language lacks
+one. The page asks for its table with ``GET /api/strings?lang=xx`` and names each string by its
+key; a string with ``{name}`` placeholders is filled in by the page.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from mineproof.explain import translations
+
+__all__ = ["LANGUAGE_NAMES", "page_strings"]
+
+LANGUAGE_NAMES = {
+    "en": "English",
+    "ko": "한국어",
+    "ja": "日本語",
+    "zh": "中文",
+    "es": "Español",
+    "fr": "Français",
+    "de": "Deutsch",
+    "pt": "Português",
+    "ru": "Русский",
+}
+"""Each language's name in itself, as the language menu shows it."""
+
+
+@cache
+def page_strings(lang: str) -> dict[str, str]:
+    """Return every string of the page in ``lang``, by key (the caller must not change it).
+
+    Raises :class:`~mineproof.errors.MineproofError` for a language that is not one of the nine.
+    """
+    t = translations(lang)
+    return {
+        "play": t.pgettext("page", "Play"),
+        "analysis": t.pgettext("page", "Analysis"),
+        "statistics": t.pgettext("page", "Statistics"),
+        "language": t.pgettext("page", "Language"),
+        "level": t.pgettext("page", "Level"),
+        "beginner": t.pgettext("page", "Beginner"),
+        "intermediate": t.pgettext("page", "Intermediate"),
+        "expert": t.pgettext("page", "Expert"),
+        "custom": t.pgettext("page", "Custom"),
+        "width": t.pgettext("page", "Width"),
+        "height": t.pgettext("page", "Height"),
+        "mines": t.pgettext("page", "Mines"),
+        "guess_free": t.pgettext("page", "Guess-free board"),
+        "new_game": t.pgettext("page", "New game"),
+        "mines_left": t.pgettext("page", "Mines left"),
+        "time": t.pgettext("page", "Time"),
+        "hint": t.pgettext("page", "Hint"),
+        "probabilities": t.pgettext("page", "Probabilities"),
+        "tutor": t.pgettext("page", "Tutor"),
+        "minefield": t.pgettext("page", "Minefield"),
+        "play_help": t.pgettext(
+            "page",
+            "Left click opens, right click or long press flags, a click on a satisfied number "
+            "opens its neighbours. Keys: arrows move, Space opens, F flags, H hint, "
+            "P probabilities, N new game.",
+        ),
+        "paste_position": t.pgettext(
+            "page", "Paste a position (JSMinesweeper text or an ms-toollib grid)"
+        ),
+        "load": t.pgettext("page", "Load"),
+        "empty_board": t.pgettext("page", "Empty board"),
+        "mine_total": t.pgettext("page", "Mine total"),
+        "trust_flags": t.pgettext("page", "Trust flags"),
+        "edit_help": t.pgettext(
+            "page", "Click a cell to cycle: covered, 0 to 8, flag. Right click cycles back."
+        ),
+        "editor": t.pgettext("page", "Position editor"),
+        "board_kind": t.pgettext("page", "Board"),
+        "played": t.pgettext("page", "Played"),
+        "won": t.pgettext("page", "Won"),
+        "win_rate": t.pgettext("page", "Win rate"),
+        "best_time": t.pgettext("page", "Best time"),
+        "guesses_per_game": t.pgettext("page", "Guesses per game"),
+        "no_stats": t.pgettext("page", "No finished games yet."),
+        "won_short": t.pgettext("page", "Won!"),
+        "lost_short": t.pgettext("page", "Lost"),
+        "won_message": t.pgettext("page", "You cleared the board in {time} s."),
+        "lost_message": t.pgettext("page", "You opened a mine. The mines are shown."),
+        "tutor_message": t.pgettext("page", "That was a guess, but a forced move existed."),
+        "first_click": t.pgettext(
+            "page", "Click any cell to start: the first click always opens an area."
+        ),
+        "game_over": t.pgettext("page", "The game is over. Start a new game."),
+        "arrangements": t.pgettext(
+            "page", "{n} arrangements. In every one, {safe} cells are safe and {mine} are mines."
+        ),
+        "guess_free_short": t.pgettext("page", "Guess-free"),
+        "random_short": t.pgettext("page", "Random"),
+    }
