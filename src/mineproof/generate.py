@@ -545,8 +545,9 @@ def _settle(
     """Perturb one layout until it verifies, or give up after ``tries`` perturbations.
 
     The solve goes on after each perturbation from where it was, over numbers that may have
-    changed under it; a layout it clears is then verified. With the mine total allowed (the
-    quick solver is the complete one), the verification resumes the last verified solve
+    changed under it; a layout it clears is then verified. With the mine total allowed, the
+    search's solve is quick (no exact count where the total cannot bind: pairs of clues settle
+    most stuck points) and the verification complete: it resumes the last verified solve
     (:class:`_Trail`) from its last state the changes cannot have touched, and where it stops
     the search goes on. Raises :class:`GenerationError` once ``time.monotonic()`` passes
     ``deadline``.
@@ -556,12 +557,19 @@ def _settle(
     protected = board.start_area(i, "opening" if rule == "opening" else "safe")
     exact_levels = max_level < 5  # the mine total allowed: the fastest complete solve
     trail = None if exact_levels else _Trail(layout, i)
+
+    def search(engine: Engine) -> Engine:
+        """Return ``engine`` set up for the search: the start area kept, and (the verification
+        being complete) no exact count where the mine total cannot bind."""
+        engine.protected = protected
+        engine.complete = False
+        return engine
+
     if trail is None:
         work = Engine(layout, i, protected)
         work.reveal(i)
     else:
-        work = trail.end
-        work.protected = protected
+        work = search(trail.end)
     classes = _classes(board)
     best = stalled = 0
     for _ in range(tries):
@@ -580,13 +588,11 @@ def _settle(
                     work.restart()
                 else:
                     trail = _Trail(candidate, i)
-                    work = trail.end
-                    work.protected = protected
+                    work = search(trail.end)
                 continue
             if trail is not None:
                 if candidate.mines != trail.layout.mines:
-                    work = trail.follow(candidate)
-                    work.protected = protected
+                    work = search(trail.follow(candidate))
                 elif not trail.cleared:
                     # Changes undone: the quick solve used numbers that are no longer there.
                     work.resume(*trail.stopped)
