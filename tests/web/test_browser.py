@@ -8,18 +8,22 @@ Screenshots go to ``MINEPROOF_SCREENSHOTS`` when set, else to the test's tempora
 from __future__ import annotations
 
 import os
+import re
+import secrets
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, Route, sync_playwright
 
 from mineproof.analysis import analyze
 from mineproof.board import Board, Layout, iter_bits
 from mineproof.game import Game
 from mineproof.web import App, Games, Store
 from mineproof.web.server import allowed_hosts, make_server, serve_in_thread
+from mineproof.web.work import first_layout
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -43,9 +47,25 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     kept.close()
 
 
+class Seeds:
+    """The seeds of new games' layouts: those a test queued, else random ones."""
+
+    def __init__(self) -> None:
+        self.queued: list[str] = []
+
+    def __call__(self) -> str:
+        return self.queued.pop(0) if self.queued else secrets.token_hex(16)
+
+
 @pytest.fixture(scope="module")
-def base_url(store: Store) -> Iterator[str]:
-    server = make_server(App(Games(store), allowed_hosts("127.0.0.1")), "127.0.0.1", 0, True)
+def seeds() -> Seeds:
+    return Seeds()
+
+
+@pytest.fixture(scope="module")
+def base_url(store: Store, seeds: Seeds) -> Iterator[str]:
+    games = Games(store, seeds=seeds)
+    server = make_server(App(games, allowed_hosts("127.0.0.1")), "127.0.0.1", 0, True)
     stop = serve_in_thread(server)
     yield f"http://127.0.0.1:{server.server_address[1]}/"
     stop()
@@ -59,20 +79,64 @@ def browser() -> Iterator[Browser]:
         b.close()
 
 
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+    "device_scale_factor": 2,
+}
+
+
+class Opened:
+    """Pages opened by a test, each checked for JavaScript errors when the test ends."""
+
+    def __init__(self, browser: Browser, base_url: str) -> None:
+        self.browser = browser
+        self.base_url = base_url
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def __call__(
+        self, device: dict[str, Any] = DESKTOP, path: str = "", clock: bool = False, **options: Any
+    ) -> Page:
+        """Open the page (at ``path``) in a new browser context, wait until it is ready and
+        return it; ``clock`` installs Playwright's fake clock first."""
+        # The page's CSP forbids eval; Playwright's wait_for_function needs it, so tests bypass
+        # it.
+        context = self.browser.new_context(locale="en-US", bypass_csp=True, **{**device, **options})
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        if clock:
+            page.clock.install()
+        page.goto(self.base_url + path)
+        page.wait_for_selector("body[data-ready=true]")
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
 @pytest.fixture
-def page(browser: Browser, base_url: str) -> Iterator[Page]:
-    # The page's CSP forbids eval; Playwright's wait_for_function needs it, so tests bypass it.
-    context = browser.new_context(
-        viewport={"width": 1280, "height": 900}, locale="en-US", bypass_csp=True
-    )
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(base_url)
-    page.wait_for_selector("body[data-ready=true]")
-    yield page
-    context.close()
-    assert errors == [], f"JavaScript errors on the page: {errors}"
+def open_page(browser: Browser, base_url: str) -> Iterator[Opened]:
+    opened = Opened(browser, base_url)
+    yield opened
+    opened.close()
+    assert opened.errors == [], f"JavaScript errors on the page: {opened.errors}"
+
+
+@pytest.fixture
+def page(open_page: Opened) -> Page:
+    """The page on a 1280x800 desktop screen."""
+    return open_page()
+
+
+@pytest.fixture
+def phone(open_page: Opened) -> Page:
+    """The page on a 390x844 touch screen."""
+    return open_page(PHONE)
 
 
 def _shot(page: Page, name: str, tmp_path: Path) -> Path:
@@ -153,6 +217,13 @@ def test_a_guess_free_game_is_won_by_following_the_hints(
     assert page.locator("#board .cell[data-state=covered]").count() == 0
     assert "cleared the board" in page.inner_text("#message")
     _shot(page, f"won-{level}", tmp_path)
+    # The win is said in the language chosen afterwards too.
+    page.select_option("#lang", "fr")
+    page.wait_for_function(
+        "document.querySelector('#message').innerText.includes('Vous avez déminé la grille')"
+    )
+    assert page.inner_text("#state") == "Gagné !"
+    page.select_option("#lang", "en")
     page.click("#tab-stats")
     row = page.locator("#stats-table tbody tr", has_text=level.capitalize())
     page.wait_for_selector("#stats-table tbody tr")
@@ -320,7 +391,7 @@ def test_the_analysis_board_loads_edits_and_explains(page: Page, tmp_path: Path)
     # Editing: a click cycles covered -> 0 ...; a 0 beside a forced mine is a contradiction.
     page.click(_cell(page, "editor", 0, 2))
     page.wait_for_selector("#analysis-result[data-state=error]")
-    assert "no arrangement" in page.inner_text("#analysis-result")
+    assert page.inner_text("#analysis-result").startswith("No arrangement of mines fits")
     assert page.locator("#editor .conflict").count() >= 1
     page.click(_cell(page, "editor", 0, 2), button="right")  # back to covered... via the cycle
     page.wait_for_function(
@@ -348,3 +419,177 @@ def test_a_loss_shows_the_mines(page: Page) -> None:
 
 def test_installed_browser_is_the_debian_one() -> None:
     assert shutil.which("chromium") == CHROMIUM or Path(CHROMIUM).exists()
+
+
+# --- bugs of issue 14, each fixed with this test -----------------------------------------
+
+
+def _only_mines_seed() -> str:
+    """Return a seed whose random beginner board, opened at E5, proves only mines."""
+    for k in range(20_000):
+        seed = f"only-mines-{k}"
+        game = Game(Layout(Board(9, 9), first_layout(9, 9, 10, False, seed, 4, 4)))
+        game.reveal(4, 4)
+        if not game.is_over:
+            analysis = analyze(game.position())
+            if analysis.mine_mask and not analysis.safe_mask:
+                return seed
+    pytest.fail("no seed gives a beginner board that proves only mines after its opening")
+
+
+def test_the_tutor_is_silent_when_only_mines_were_provable(
+    page: Page, store: Store, seeds: Seeds
+) -> None:
+    seeds.queued.append(_only_mines_seed())
+    _new_game(page, "beginner", guess_free=False)
+    page.click(_cell(page, "board", 4, 4))
+    _wait_move(page, 0)
+    row = store.load(page.get_attribute("#board", "data-game") or "")
+    assert row is not None and row.layout is not None
+    game = Game(Layout(Board(9, 9), int(row.layout, 16)))
+    game.reveal(4, 4)
+    analysis = analyze(game.position())
+    guess = next(
+        i
+        for i in iter_bits(game.position().covered_mask)
+        if not game.layout.is_mine(i) and not analysis.mine_mask >> i & 1
+    )
+    with page.expect_response(lambda r: "/open" in r.url) as reply:
+        page.click(_cell(page, "board", *game.board.xy(guess)))
+    assert reply.value.json()["guess"] is True
+    _wait_move(page, 1)
+    assert page.locator("#message.tutor").count() == 0
+    assert page.locator("#board .hint-mine, #board .hint-safe").count() == 0
+
+
+def test_empty_board_of_a_larger_size_drops_the_old_analysis(page: Page) -> None:
+    page.click("#tab-analysis")
+    page.fill("#paste", "4x3x3\n001H\n112H\nHHHH\n")
+    page.click("#load-paste")
+    page.wait_for_selector("#analysis-result[data-state=ok]")
+    page.fill("#edit-width", "10")
+    page.fill("#edit-height", "12")
+    page.fill("#edit-mines", "12")
+    page.click("#editor-size button[type=submit]")
+    page.wait_for_function(
+        "document.querySelector('#analysis-result').innerText.startsWith('1')"
+        " && document.querySelectorAll('#editor .cell').length === 120"
+    )
+    # 12 mines in 120 covered cells: 10 % each, the new size's analysis everywhere.
+    assert page.inner_text(_cell(page, "editor", 9, 11)) == "10"
+    assert page.locator("#editor .cell .p", has_text="10").count() == 120
+
+
+def test_the_clock_never_goes_back(open_page: Opened) -> None:
+    page = open_page(clock=True)
+    _start(page, "beginner", 4, 4)
+    page.clock.run_for(6_000)
+    assert int(page.inner_text("#timer")) >= 5
+    page.check("#show-probabilities")
+    page.wait_for_selector("#board .cell .p")
+    assert int(page.inner_text("#timer")) >= 5
+    page.select_option("#lang", "de")
+    page.wait_for_function("document.documentElement.lang === 'de'")
+    assert int(page.inner_text("#timer")) >= 5
+
+
+def test_a_language_switch_translates_server_errors(page: Page) -> None:
+    page.click("#tab-analysis")
+    page.fill("#paste", "4x3x3\n001H\n11XH\nHHHH\n")
+    page.click("#load-paste")
+    page.wait_for_selector("#analysis-result[data-state=error]")
+    english = page.inner_text("#analysis-result")
+    assert english.startswith("Line 3") and "position" in english
+    page.select_option("#lang", "fr")
+    page.wait_for_function("document.documentElement.lang === 'fr'")
+    page.wait_for_function(
+        "document.querySelector('#analysis-result').innerText.startsWith('Ligne 3')"
+    )
+    assert page.inner_text("#tab-analysis") == "Analyse"
+    # A position no arrangement fits: the server's 422, in French from the start.
+    page.fill("#paste", "4x1x2\n1H1H\n")
+    page.click("#load-paste")
+    page.wait_for_function(
+        "document.querySelector('#analysis-result').innerText.startsWith('Aucune disposition')"
+    )
+
+
+def test_a_server_out_of_reach_is_said_so_and_the_game_goes_on(page: Page) -> None:
+    _new_game(page, "beginner")
+    page.route("**/api/games/*/open", lambda route: route.abort())
+    page.click(_cell(page, "board", 4, 4))
+    page.wait_for_selector("#message.error")
+    text = page.inner_text("#message")
+    assert text.startswith("The server does not answer") and "fetch" not in text
+    page.unroute("**/api/games/*/open")
+    page.click(_cell(page, "board", 4, 4))
+    _wait_move(page, 0)
+    assert page.get_attribute("#board", "data-game-state") == "playing"
+
+
+def test_a_long_first_click_shows_progress_and_can_be_cancelled(page: Page) -> None:
+    held: list[Route] = []
+    page.route("**/api/games/*/open", lambda route: held.append(route))  # never answered
+    page.select_option("#level", "custom")
+    page.fill("#custom-width", "30")
+    page.fill("#custom-height", "30")
+    page.fill("#custom-mines", "250")
+    _new_game(page, "custom")
+    page.click(_cell(page, "board", 15, 15))
+    page.wait_for_selector("#progress:not([hidden])")
+    assert page.inner_text("#progress-text").startswith("Drawing a guess-free board")
+    page.click("#cancel")
+    page.wait_for_selector("#progress", state="hidden")
+    assert page.inner_text("#message").startswith("Cancelled: the game has not started")
+    assert page.get_attribute("#board", "data-game-state") == "new"
+    assert held, "the first click was sent"
+
+
+def test_a_click_on_a_big_board_redraws_only_what_changed(page: Page) -> None:
+    page.select_option("#level", "custom")
+    page.fill("#custom-width", "100")
+    page.fill("#custom-height", "100")
+    page.fill("#custom-mines", "1000")
+    _new_game(page, "custom", guess_free=False)
+    page.click(_cell(page, "board", 50, 50))
+    _wait_move(page, 0)
+    page.check("#show-probabilities")
+    page.wait_for_selector("#board .cell .p")
+    safe = page.locator("#board .cell[data-state=covered] .p", has_text=re.compile("^0$")).first
+    target = safe.locator("xpath=..")
+    x, y = int(target.get_attribute("data-x") or 0), int(target.get_attribute("data-y") or 0)
+    page.evaluate(
+        """() => {
+        window.touched = new Set();
+        new MutationObserver((records) => {
+          for (const r of records) {
+            const cell = (r.target.closest ? r.target : r.target.parentElement).closest('.cell');
+            if (cell) window.touched.add(cell.id);
+          }
+        }).observe(document.querySelector('#board'),
+                   { subtree: true, attributes: true, childList: true, characterData: true });
+      }"""
+    )
+    before = _moves(page)
+    with page.expect_response(lambda r: "/probabilities" in r.url):
+        page.click(_cell(page, "board", x, y))
+    _wait_move(page, before)
+    page.wait_for_timeout(100)
+    touched = page.evaluate("window.touched.size")
+    assert 1 <= touched < 1000, f"{touched} of 10,000 cells redrawn for one click"
+
+
+def test_n_asks_before_leaving_a_game_in_progress(page: Page) -> None:
+    _start(page, "beginner", 4, 4)
+    game = page.get_attribute("#board", "data-game")
+    page.focus("#board")
+    page.keyboard.press("n")
+    page.wait_for_selector("#confirm[open]")
+    page.click("#confirm-no")
+    page.wait_for_selector("#confirm", state="hidden")
+    assert page.get_attribute("#board", "data-game") == game
+    page.focus("#board")
+    page.keyboard.press("n")
+    page.click("#confirm-yes")
+    page.wait_for_function(f"document.querySelector('#board').dataset.game !== '{game}'")
+    assert page.get_attribute("#board", "data-game-state") == "new"

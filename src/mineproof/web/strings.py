@@ -61,8 +61,8 @@ def page_strings(lang: str) -> dict[str, str]:
         "play_help": t.pgettext(
             "page",
             "Left click opens, right click or long press flags, a click on a satisfied number "
-            "opens its neighbours. Keys: arrows move, Space opens, F flags, H hint, "
-            "P probabilities, N new game.",
+            "opens its neighbours. Keys: arrows move, Space opens, F flags, H hint, P "
+            "probabilities, N new game.",
         ),
         "paste_position": t.pgettext(
             "page", "Paste a position (JSMinesweeper text or an ms-toollib grid)"
@@ -86,7 +86,7 @@ def page_strings(lang: str) -> dict[str, str]:
         "lost_short": t.pgettext("page", "Lost"),
         "won_message": t.pgettext("page", "You cleared the board in {time} s."),
         "lost_message": t.pgettext("page", "You opened a mine. The mines are shown."),
-        "tutor_message": t.pgettext("page", "That was a guess, but a forced move existed."),
+        "tutor_message": t.pgettext("page", "That was a guess, but a safe cell could be proven."),
         "first_click": t.pgettext(
             "page", "Click any cell to start: the first click always opens an area."
         ),
@@ -96,4 +96,49 @@ def page_strings(lang: str) -> dict[str, str]:
         ),
         "guess_free_short": t.pgettext("page", "Guess-free"),
         "random_short": t.pgettext("page", "Random"),
+        "error_offline": t.pgettext(
+            "page",
+            "The server does not answer. Is mineproof play still running? Your game is kept; try "
+            "again once it is back.",
+        ),
+        "error_cancelled": t.pgettext("page", "Cancelled."),
+        "error_busy": t.pgettext("page", "The server is busy. Try again in a moment."),
+        "error_generation": t.pgettext(
+            "page",
+            "No guess-free board with these mines was found within the work allowed. Try another "
+            "first cell, fewer mines, or a classic board.",
+        ),
+        "error_too_complex": t.pgettext(
+            "page", "This position needs more work than the server allows for one answer."
+        ),
+        "error_inconsistent": t.pgettext(
+            "page",
+            "No arrangement of mines fits these numbers: the outlined numbers contradict each "
+            "other.",
+        ),
+        "error_format": t.pgettext("page", "This text is not a position mineproof can read."),
+        "error_format_at": t.pgettext(
+            "page", "Line {line}, column {column}: this text is not a position mineproof can read."
+        ),
+        "error_range": t.pgettext("page", "{field}: choose a number from {lo} to {hi}."),
+        "error_not_found": t.pgettext("page", "No game has this address."),
+        "error_store": t.pgettext(
+            "page", "The server could not save this move, so it was not made."
+        ),
+        "error_move": t.pgettext("page", "This move is not allowed."),
+        "error_other": t.pgettext("page", "The server answered with error {status}."),
+        "generating": t.pgettext("page", "Drawing a guess-free board… {seconds} s"),
+        "cancel": t.pgettext("page", "Cancel"),
+        "cancelled_first_click": t.pgettext(
+            "page", "Cancelled: the game has not started. Click a cell to try again."
+        ),
+        "confirm_new": t.pgettext(
+            "page",
+            "Leave the game in progress and start a new one? The game stays at its address, "
+            "unfinished.",
+        ),
+        "keep_playing": t.pgettext("page", "Keep playing"),
+        "announce_open": t.pgettext("page", "{cell} opened. Cells uncovered: {count}."),
+        "announce_flag": t.pgettext("page", "{cell} flagged."),
+        "announce_unflag": t.pgettext("page", "{cell} unflagged."),
     }

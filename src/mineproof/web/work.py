@@ -122,15 +122,15 @@ def too_dense(width: int, height: int, mines: int) -> str:
 
 def judge(position: Position, targets: int, lang: str) -> tuple[bool, dict[str, Any] | None]:
     """Return whether opening ``targets`` (a mask of covered cells) in ``position`` is a guess
-    (some target is not proven safe), and, for a guess made while a forced move existed, the
-    hint that shows that move (flags are not trusted)."""
+    (some target is not proven safe), and, for a guess made while some cell was provably safe,
+    the hint that leads to such a cell (flags are not trusted). A guess made when only mines
+    were provable gets no hint: the player had nothing safe to open instead."""
     if not targets:
         return False, None
     analysis = analyze(position)
     if not targets & ~analysis.safe_mask:
         return False, None
-    forced = analysis.safe_mask | (analysis.mine_mask & ~position.flag_mask)
-    if not forced:
+    if not analysis.safe_mask:
         return True, None
     return True, hint_json(position, lang)
 

@@ -14,6 +14,16 @@ const LONG_PRESS_MS = 450;
 export const COVERED = -1;
 export const FLAG = -2;
 
+// The name of a cell as the board's edges and the explanations show it: column letters (A-Z,
+// AA, AB, ...), then the 1-based row (the same rule as mineproof.board.cell_name).
+export function cellName(x, y) {
+  let letters = "";
+  for (let n = x + 1; n > 0; n = Math.floor((n - 1) / 26)) {
+    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  }
+  return letters + (y + 1);
+}
+
 // The look of a cell: state "covered" | "open" | "flag" | "mine" | "exploded" | "wrong-flag",
 // n the number of an open cell, p a mine probability to show on a covered cell (or null), marks
 // the classes of the hints drawn on it ("premise", "hint-safe", "hint-mine", "safest", ...).
@@ -100,7 +110,10 @@ export class BoardView {
 
   paint(x, y, { state, n, p, marks }) {
     const i = y * this.width + x;
-    const key = `${state}|${n ?? ""}|${p ?? ""}|${marks.join(" ")}`;
+    // A probability counts as the percentage shown: a click far away that moves it by a
+    // hundredth of a percent leaves the cell alone.
+    const shown = p === null || p === undefined || state !== "covered" ? "" : percent(p);
+    const key = `${state}|${n ?? ""}|${shown}|${marks.join(" ")}`;
     if (this.keys[i] === key) return;
     this.keys[i] = key;
     const cell = this.cells[i];
@@ -109,9 +122,9 @@ export class BoardView {
     else cell.dataset.n = n;
     cell.className = ["cell", ...marks].join(" ");
     if (this.cursorShown && x === this.cursor[0] && y === this.cursor[1]) cell.classList.add("cursor");
-    if (p !== null && p !== undefined && state === "covered") {
+    if (shown) {
       cell.style.background = heat(p);
-      cell.replaceChildren(el("span", { class: "p" }, percent(p)));
+      cell.replaceChildren(el("span", { class: "p" }, shown));
     } else {
       cell.style.background = "";
       cell.textContent = n ? String(n) : "";

@@ -5,7 +5,7 @@
 // server) or an action, then render() draws the whole view from `s`. Words are drawn from
 // descriptors at render time, so a language switch redraws everything in the new language.
 
-import { BoardView, COVERED, FLAG, codeLook, look } from "./board.js";
+import { BoardView, COVERED, FLAG, cellName, codeLook, look } from "./board.js";
 import { hintMarks, hintWords } from "./hint.js";
 import { t } from "./i18n.js";
 import { el, saved, showMessage } from "./util.js";
@@ -32,6 +32,10 @@ const TEMPLATE = `
     <label class="switch"><input id="tutor" type="checkbox" checked> <span data-i18n="tutor">Tutor</span></label>
   </div>
   <div class="board-wrap"><div id="board" class="board" data-i18n-label="minefield"></div></div>
+  <div id="progress" class="progress" hidden>
+    <progress aria-labelledby="progress-text"></progress> <span id="progress-text"></span>
+    <button id="cancel" type="button" data-i18n="cancel"></button>
+  </div>
   <div id="message" class="message" role="status" hidden></div>
   <p class="help" data-i18n="play_help"></p>
 `;
@@ -49,6 +53,7 @@ export const playView = {
       hintPrefix: "",        // said before the hint's label (the tutor's words)
       probabilities: null,   // rows of mine probabilities, when shown
       message: null,         // { label, key, vars, kind } or { error } or { hint: true }
+      pending: null,         // { controller, since }: a first click whose board is being drawn
       queue: Promise.resolve(),
     };
     const board = new BoardView(q("board"), (action, x, y) => act(action, x, y));
@@ -132,8 +137,18 @@ export const playView = {
       if (kind === "open" && code > 0) kind = "chord";
       else if (kind === "open" && code === 0) return;
       if (kind === "flag" && code >= 0) return;
+      const first = view.state === "new" && kind === "open";
+      if (first) {
+        s.pending = { controller: new AbortController(), since: performance.now() };
+        render();
+      }
       try {
-        const result = await app.api("POST", `/api/games/${view.id}/${kind}`, { x, y, lang: app.lang() });
+        const result = await app.api(
+          "POST", `/api/games/${view.id}/${kind}`, { x, y, lang: app.lang() },
+          { signal: s.pending && s.pending.controller.signal },
+        );
+        s.pending = null;
+        announce(view, result, kind, x, y);
         if (s.probabilities && result.state === "playing") {
           s.probabilities = (await app.api("GET", `/api/games/${view.id}/probabilities`)).probabilities;
         }
@@ -150,9 +165,30 @@ export const playView = {
           s.message = null;
         }
       } catch (err) {
-        s.message = { error: err };
+        s.pending = null;
+        if (first && err.kind === "cancelled") s.message = { key: "cancelled_first_click" };
+        else if (first && err.kind === "too-complex") s.message = { key: "error_generation", kind: "error" };
+        else s.message = { error: err };
       }
       render();
+    }
+
+    // Tell a screen reader what a move did (the live region; the clock is never announced).
+    function announce(before, after, kind, x, y) {
+      const cell = cellName(x, y);
+      if (kind === "flag") {
+        app.announce(t(after.cells[y][x] === FLAG ? "announce_flag" : "announce_unflag", { cell }));
+        return;
+      }
+      const opened = (view) => view.cells.reduce((n, row) => n + row.filter((c) => c >= 0).length, 0);
+      app.announce(t("announce_open", { cell, count: opened(after) - opened(before) }));
+    }
+
+    async function askNewGame() {
+      if (s.game && s.game.state === "playing" && !(await app.confirm("confirm_new", "new_game", "keep_playing"))) {
+        return;
+      }
+      await newGame();
     }
 
     async function askHint() {
@@ -228,6 +264,14 @@ export const playView = {
 
     function renderClock() {
       q("timer").textContent = Math.floor(seconds());
+      const box = q("progress");
+      // A first click answered within a moment shows no progress.
+      const shown = s.pending !== null && performance.now() - s.pending.since > 300;
+      box.hidden = !shown;
+      if (shown) {
+        const secs = Math.floor((performance.now() - s.pending.since) / 1000);
+        q("progress-text").textContent = t("generating", { seconds: secs });
+      }
     }
 
     function render() {
@@ -248,10 +292,11 @@ export const playView = {
     q("level").addEventListener("change", render);
     q("new-game").addEventListener("submit", (e) => { e.preventDefault(); newGame(); });
     q("hint").addEventListener("click", askHint);
+    q("cancel").addEventListener("click", () => { if (s.pending) s.pending.controller.abort(); });
     q("show-probabilities").addEventListener("change", toggleProbabilities);
     q("board").addEventListener("keydown", (e) => {
       if (e.key === "h" || e.key === "H") askHint();
-      else if (e.key === "n" || e.key === "N") newGame();
+      else if (e.key === "n" || e.key === "N") askNewGame();
       else if (e.key === "p" || e.key === "P") {
         q("show-probabilities").checked = !q("show-probabilities").checked;
         toggleProbabilities();
