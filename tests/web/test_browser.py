@@ -177,6 +177,17 @@ def _start(page: Page, level: str, x: int, y: int) -> None:
     _wait_move(page, 0)
 
 
+def _whole_hint(page: Page) -> None:
+    """Press Hint until the hint's conclusion is marked (its third stage, or at once for a
+    guess)."""
+    page.click("#hint")
+    page.wait_for_selector("#message[data-stage]:not([data-stage=''])")
+    while (stage := page.get_attribute("#message", "data-stage")) != "3":
+        page.click("#hint")
+        page.wait_for_function(f"document.querySelector('#message').dataset.stage !== '{stage}'")
+    page.wait_for_selector("#board .hint-safe, #board .hint-mine, #board .safest")
+
+
 def _play_with_hints(page: Page, width: int, height: int) -> int:
     """Open the centre, then only cells the hint proves safe (flagging proven mines by right
     click) until the game is won; return the number of hints used."""
@@ -185,8 +196,7 @@ def _play_with_hints(page: Page, width: int, height: int) -> int:
     hints = 0
     while page.get_attribute("#board", "data-game-state") == "playing":
         before = _moves(page)
-        page.click("#hint")
-        page.wait_for_selector("#board .hint-safe, #board .hint-mine, #board .safest")
+        _whole_hint(page)
         hints += 1
         assert page.locator("#board .safest").count() == 0, "a guess-free board needed a guess"
         safe = page.locator("#board .hint-safe")
@@ -231,31 +241,46 @@ def test_a_guess_free_game_is_won_by_following_the_hints(
     assert row.locator("td").nth(3).inner_text() == "1"  # won
 
 
-def test_a_player_who_never_flags_is_always_shown_a_cell_to_open(
+def test_a_player_who_never_flags_is_shown_the_hint_in_stages_up_to_a_cell_to_open(
     page: Page, tmp_path: Path
 ) -> None:
     """Hints in play lead to a click: when the first deductions prove only mines, the page shows
-    every step (the mines marked) up to the one that proves a safe cell."""
+    every step (the mines marked) up to the one that proves a safe cell. Each hint comes in
+    three presses: where to look (the premises), why (the text), what (the cells marked)."""
     _new_game(page, "beginner")
     page.click(_cell(page, "board", 4, 4))
     _wait_move(page, 0)
     chains = 0
     while page.get_attribute("#board", "data-game-state") == "playing":
         before = _moves(page)
+        asked: list[str] = []
+        page.on("request", lambda r, asked=asked: asked.append(r.url) if "/hint" in r.url else None)
         with page.expect_response(lambda r: "/hint" in r.url) as reply:
             page.click("#hint")
         data = reply.value.json()
-        page.wait_for_selector("#board .hint-safe")
         steps = data["steps"]
         assert steps and steps[-1]["safe"], "a hint in play leads to a cell to open"
+        premises = {tuple(c) for step in steps for c in step["premises"]}
+        # 1: where to look: the premises outlined, nothing concluded, no reason yet.
+        page.wait_for_selector("#board .premise")
+        assert _marked(page, "premise") == premises
+        assert page.locator("#board .hint-safe, #board .hint-mine").count() == 0
+        assert page.inner_text("#message").startswith("Hint 1 of 3")
+        assert "Look at the outlined numbers" in page.inner_text("#message")
+        assert steps[0]["text"] not in page.inner_text("#message")
+        # 2: why: every step's text.
+        page.click("#hint")
+        page.wait_for_function("document.querySelector('#message').innerText.startsWith('Hint 2')")
         text = page.inner_text("#message")
         for step in steps:
             assert step["text"] in text
-        for step in steps[:-1]:
-            for x, y in step["mine"]:
-                assert "hint-mine" in (
-                    page.get_attribute(_cell(page, "board", x, y), "class") or ""
-                )
+        assert page.locator("#board .hint-safe, #board .hint-mine").count() == 0
+        # 3: what: the cells concluded, marked.
+        page.click("#hint")
+        page.wait_for_selector("#board .hint-safe")
+        assert _marked(page, "hint-safe") == {tuple(c) for step in steps for c in step["safe"]}
+        assert _marked(page, "hint-mine") == {tuple(c) for step in steps for c in step["mine"]}
+        assert len(asked) == 1, "the three stages come from one answer"
         if len(steps) > 1:
             chains += 1
             if chains == 1:
@@ -265,6 +290,17 @@ def test_a_player_who_never_flags_is_always_shown_a_cell_to_open(
         _wait_move(page, before)
     assert page.get_attribute("#board", "data-game-state") == "won"
     assert chains > 0, "never flagging, some hint had to prove a mine first"
+
+
+def _marked(page: Page, mark: str) -> set[tuple[int, int]]:
+    cells = page.locator(f"#board .cell.{mark}")
+    return {
+        (
+            int(cells.nth(k).get_attribute("data-x") or 0),
+            int(cells.nth(k).get_attribute("data-y") or 0),
+        )
+        for k in range(cells.count())
+    }
 
 
 def test_right_click_flags_and_unflags(page: Page) -> None:
@@ -349,8 +385,7 @@ def test_keyboard_moves_the_cursor_and_opens(page: Page) -> None:
 
 def test_the_language_switch_translates_the_page_and_the_hint(page: Page, tmp_path: Path) -> None:
     _start(page, "beginner", 4, 4)
-    page.click("#hint")
-    page.wait_for_selector("#board .hint-safe, #board .hint-mine")
+    _whole_hint(page)
     english = page.inner_text("#message")
     page.select_option("#lang", "fr")
     page.wait_for_function("document.documentElement.lang === 'fr'")
@@ -358,7 +393,7 @@ def test_the_language_switch_translates_the_page_and_the_hint(page: Page, tmp_pa
         f"document.querySelector('#message').innerText !== {english!r}", timeout=10_000
     )
     assert page.inner_text("#hint") == "Indice"
-    assert page.inner_text("#message").startswith("Niveau")
+    assert page.inner_text("#message").startswith("Indice 3 sur 3 · Niveau")
     _shot(page, "hint-fr", tmp_path)
     page.select_option("#lang", "ja")
     page.wait_for_function("document.documentElement.lang === 'ja'")
@@ -454,6 +489,16 @@ def test_the_tutor_is_silent_when_only_mines_were_provable(
         for i in iter_bits(game.position().covered_mask)
         if not game.layout.is_mine(i) and not analysis.mine_mask >> i & 1
     )
+    # Nothing is safe: the hint's steps prove mines, then it names the best player's pick.
+    with page.expect_response(lambda r: "/hint" in r.url) as hint_reply:
+        _whole_hint(page)
+    best = hint_reply.value.json()["best"]
+    assert best is not None
+    page.wait_for_selector("#board .best")
+    assert page.locator("#board .hint-mine").count() >= 1
+    assert _marked(page, "best") == {tuple(best["cell"])}
+    assert page.locator("#board .safest").count() >= 1
+    assert best["text"] in page.inner_text("#message")
     with page.expect_response(lambda r: "/open" in r.url) as reply:
         page.click(_cell(page, "board", *game.board.xy(guess)))
     assert reply.value.json()["guess"] is True

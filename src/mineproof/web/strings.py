@@ -141,4 +141,11 @@ def page_strings(lang: str) -> dict[str, str]:
         "announce_open": t.pgettext("page", "{cell} opened. Cells uncovered: {count}."),
         "announce_flag": t.pgettext("page", "{cell} flagged."),
         "announce_unflag": t.pgettext("page", "{cell} unflagged."),
+        "hint_look": t.pgettext(
+            "page",
+            "Look at the outlined numbers: together they prove the next move.",
+        ),
+        "hint_again_reason": t.pgettext("page", "Press Hint again for the reason."),
+        "hint_again_move": t.pgettext("page", "Press Hint again to see the move."),
+        "hint_stage": t.pgettext("page", "Hint {n} of 3"),
     }

@@ -6,7 +6,7 @@
 // descriptors at render time, so a language switch redraws everything in the new language.
 
 import { BoardView, COVERED, FLAG, cellName, codeLook, look } from "./board.js";
-import { hintMarks, hintWords } from "./hint.js";
+import { STAGES, hintMarks, hintWords, isGuess } from "./hint.js";
 import { t } from "./i18n.js";
 import { el, saved, showMessage } from "./util.js";
 
@@ -50,6 +50,7 @@ export const playView = {
       game: null,            // the server's view of the game
       clock: null,           // { elapsed, at }: the game's seconds at performance.now() `at`
       hint: null,            // the hint shown, for the game's position now
+      hintStage: 0,          // how much of it is shown (hint.js: 1 where, 2 why, 3 what)
       hintPrefix: "",        // said before the hint's label (the tutor's words)
       probabilities: null,   // rows of mine probabilities, when shown
       message: null,         // { label, key, vars, kind } or { error } or { hint: true }
@@ -159,6 +160,7 @@ export const playView = {
           s.message = { label: "lost_short", key: "lost_message", kind: "error" };
         } else if (result.tutor && q("tutor").checked) {
           s.hint = result.tutor;
+          s.hintStage = STAGES;  // the tutor shows the move that was missed, whole
           s.hintPrefix = "tutor_message";
           s.message = { hint: true, kind: "tutor" };
         } else if (kind !== "flag") {
@@ -198,9 +200,13 @@ export const playView = {
         s.message = { key: "first_click" };
       } else if (view.state !== "playing") {
         s.message = { key: "game_over" };
+      } else if (s.hint && !s.hintPrefix && s.message && s.message.hint) {
+        // The same position: the next stage of the hint shown.
+        s.hintStage = Math.min(STAGES, s.hintStage + 1);
       } else {
         try {
           s.hint = await app.api("GET", `/api/games/${view.id}/hint?lang=${app.lang()}`);
+          s.hintStage = isGuess(s.hint) ? STAGES : 1;
           s.hintPrefix = "";
           s.message = { hint: true };
         } catch (err) {
@@ -243,7 +249,7 @@ export const playView = {
     function renderBoard() {
       const view = s.game;
       board.resize(view.width, view.height);
-      const marks = s.hint ? hintMarks(s.hint) : new Map();
+      const marks = s.hint ? hintMarks(s.hint, s.hintStage) : new Map();
       const mines = new Set((view.mine_cells || []).map(([x, y]) => y * view.width + x));
       board.draw((x, y) => cellLook(view, marks, mines, x, y));
       const root = board.root;
@@ -255,9 +261,12 @@ export const playView = {
     function renderMessage() {
       const box = q("message");
       const m = s.message;
+      box.dataset.stage = m && m.hint && s.hint ? s.hintStage : "";
       if (!m) showMessage(box);
       else if (m.error) showMessage(box, { text: app.errorText(m.error), kind: "error" });
-      else if (m.hint && s.hint) showMessage(box, { ...hintWords(s.hint, s.hintPrefix && t(s.hintPrefix)), kind: m.kind });
+      else if (m.hint && s.hint) {
+        showMessage(box, { ...hintWords(s.hint, s.hintStage, s.hintPrefix && t(s.hintPrefix)), kind: m.kind });
+      }
       else if (m.hint) showMessage(box);
       else showMessage(box, { label: m.label ? t(m.label) : "", text: t(m.key, m.vars), kind: m.kind || "" });
     }
