@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, sync_playwright
+from playwright.sync_api import Browser, Page, Request, Route, sync_playwright
 
 from mineproof.analysis import analyze
 from mineproof.board import Board, Layout, iter_bits
@@ -251,10 +251,11 @@ def test_a_player_who_never_flags_is_shown_the_hint_in_stages_up_to_a_cell_to_op
     page.click(_cell(page, "board", 4, 4))
     _wait_move(page, 0)
     chains = 0
+    asked: list[Request] = []
+    page.on("request", lambda request: asked.append(request) if "/hint" in request.url else None)
     while page.get_attribute("#board", "data-game-state") == "playing":
         before = _moves(page)
-        asked: list[str] = []
-        page.on("request", lambda r, asked=asked: asked.append(r.url) if "/hint" in r.url else None)
+        asked_before = len(asked)
         with page.expect_response(lambda r: "/hint" in r.url) as reply:
             page.click("#hint")
         data = reply.value.json()
@@ -280,7 +281,7 @@ def test_a_player_who_never_flags_is_shown_the_hint_in_stages_up_to_a_cell_to_op
         page.wait_for_selector("#board .hint-safe")
         assert _marked(page, "hint-safe") == {tuple(c) for step in steps for c in step["safe"]}
         assert _marked(page, "hint-mine") == {tuple(c) for step in steps for c in step["mine"]}
-        assert len(asked) == 1, "the three stages come from one answer"
+        assert len(asked) == asked_before + 1, "the three stages come from one answer"
         if len(steps) > 1:
             chains += 1
             if chains == 1:
