@@ -639,3 +639,121 @@ def test_n_asks_before_leaving_a_game_in_progress(page: Page) -> None:
     page.click("#confirm-yes")
     page.wait_for_function(f"document.querySelector('#board').dataset.game !== '{game}'")
     assert page.get_attribute("#board", "data-game-state") == "new"
+
+
+# --- phones and big boards ------------------------------------------------------------------
+
+IN_VIEW = """(cells) => {
+  const wrap = document.querySelector('#board').parentElement;
+  const box = wrap.getBoundingClientRect();
+  const corner = document.querySelector('#board .corner');
+  const [lw, lh] = [corner.offsetWidth, corner.offsetHeight];
+  const out = [];
+  for (const [x, y] of cells) {
+    const r = document.querySelector(`#board .cell[data-x="${x}"][data-y="${y}"]`)
+      .getBoundingClientRect();
+    const inside = r.left >= box.left + lw - 1 && r.right <= box.left + wrap.clientWidth + 1
+      && r.top >= box.top + lh - 1 && r.bottom <= box.top + wrap.clientHeight + 1
+      && r.left >= -1 && r.top >= -1 && r.right <= innerWidth + 1 && r.bottom <= innerHeight + 1;
+    if (!inside) out.push([x, y, Math.round(r.left), Math.round(r.top)]);
+  }
+  return out;
+}"""
+
+
+def _marked_cells(page: Page) -> list[list[int]]:
+    return [
+        [int(c.get_attribute("data-x") or 0), int(c.get_attribute("data-y") or 0)]
+        for c in page.locator(
+            "#board .premise, #board .hint-safe, #board .hint-mine, #board .safest, #board .best"
+        ).all()
+    ]
+
+
+def test_an_expert_game_on_a_phone_shows_every_hint_on_the_screen(
+    phone: Page, tmp_path: Path
+) -> None:
+    """On a 390x844 touch screen the expert board is wider than the screen: every stage of
+    every hint brings its cells into view (zooming out when they do not fit)."""
+    _new_game(phone, "expert")
+    labels = phone.locator("#board .col-label").all_inner_texts()
+    assert labels[0] == "A" and labels[25:] == ["Z", "AA", "AB", "AC", "AD"]
+    assert phone.locator("#board .row-label").all_inner_texts() == [str(n) for n in range(1, 17)]
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, "the page itself does not scroll sideways"
+    phone.tap(_cell(phone, "board", 15, 8))
+    _wait_move(phone, 0)
+    shown = 0
+    for n in range(12):
+        if phone.get_attribute("#board", "data-game-state") != "playing":
+            break
+        before = _moves(phone)
+        for stage in (1, 2, 3):
+            phone.tap("#hint")
+            phone.wait_for_function(
+                f"document.querySelector('#message').dataset.stage === '{stage}'"
+            )
+            cells = _marked_cells(phone)
+            assert cells
+            assert phone.evaluate(IN_VIEW, cells) == [], f"hint {n + 1}, stage {stage}"
+            shown += 1
+            if n == 2 and stage == 1:
+                _shot(phone, "phone-hint-where", tmp_path)
+            if n == 2 and stage == 3:
+                _shot(phone, "phone-hint-what", tmp_path)
+        safe = phone.locator("#board .hint-safe")
+        mine = phone.locator("#board .hint-mine")
+        if safe.count():
+            safe.first.tap()
+        else:
+            mine.first.click(button="right")
+        _wait_move(phone, before)
+    assert shown >= 30
+    assert phone.get_attribute("#board", "data-game-state") == "playing"
+
+
+def _gesture(page: Page, tracks: list[list[tuple[float, float]]]) -> None:
+    """Touch the screen with one finger per track, move them along their tracks together and
+    lift them (real touch events, through the browser's input)."""
+    cdp = page.context.new_cdp_session(page)
+
+    def send(kind: str, k: int) -> None:
+        points = [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(t[k] for t in tracks)]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    send("touchStart", 0)
+    for k in range(1, len(tracks[0])):
+        send("touchMove", k)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_a_board_is_zoomed_by_pinch_and_buttons_and_panned_by_a_finger(phone: Page) -> None:
+    _start(phone, "expert", 15, 8)
+    size = int(phone.get_attribute("#board", "data-cell") or 30)
+    box = phone.locator(".board-wrap").first.bounding_box()
+    assert box is not None
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    # Two fingers apart: bigger cells.
+    left = [(cx - 40 - 12 * k, cy) for k in range(6)]
+    right = [(cx + 40 + 12 * k, cy) for k in range(6)]
+    _gesture(phone, [left, right])
+    bigger = int(phone.get_attribute("#board", "data-cell") or 0)
+    assert bigger > size
+    # The buttons: out, then fit the whole board on the screen.
+    phone.tap(".zoom-out")
+    assert int(phone.get_attribute("#board", "data-cell") or 0) < bigger
+    phone.tap(".zoom-fit")
+    corners = [[0, 0], [29, 15]]
+    assert phone.evaluate(IN_VIEW, corners) == []
+    # One finger drags the board: it scrolls, and opens nothing.
+    phone.tap(".zoom-in")
+    phone.tap(".zoom-in")
+    phone.tap(".zoom-in")
+    before = phone.evaluate("document.querySelector('.board-wrap').scrollLeft")
+    moves = _moves(phone)
+    _gesture(phone, [[(cx + 100 - 20 * k, cy) for k in range(8)]])
+    after = phone.evaluate("document.querySelector('.board-wrap').scrollLeft")
+    assert after > before
+    phone.wait_for_timeout(600)
+    assert _moves(phone) == moves

@@ -96,6 +96,7 @@ async function start() {
     }
     saved.set("lang", language());
     translate();
+    document.dispatchEvent(new Event("mineproof:language"));
     for (const view of views.values()) {
       if (view.language) await view.language();
       else view.render();

@@ -6,7 +6,7 @@
 // descriptors at render time, so a language switch redraws everything in the new language.
 
 import { BoardView, COVERED, FLAG, cellName, codeLook, look } from "./board.js";
-import { STAGES, hintMarks, hintWords, isGuess } from "./hint.js";
+import { STAGES, hintCells, hintMarks, hintWords, isGuess } from "./hint.js";
 import { t } from "./i18n.js";
 import { el, saved, showMessage } from "./util.js";
 
@@ -56,6 +56,7 @@ export const playView = {
       message: null,         // { label, key, vars, kind } or { error } or { hint: true }
       pending: null,         // { controller, since }: a first click whose board is being drawn
       queue: Promise.resolve(),
+      reveal: false,         // bring the hint's cells into view at the next render
     };
     const board = new BoardView(q("board"), (action, x, y) => act(action, x, y));
 
@@ -161,6 +162,7 @@ export const playView = {
         } else if (result.tutor && q("tutor").checked) {
           s.hint = result.tutor;
           s.hintStage = STAGES;  // the tutor shows the move that was missed, whole
+          s.reveal = true;
           s.hintPrefix = "tutor_message";
           s.message = { hint: true, kind: "tutor" };
         } else if (kind !== "flag") {
@@ -203,11 +205,13 @@ export const playView = {
       } else if (s.hint && !s.hintPrefix && s.message && s.message.hint) {
         // The same position: the next stage of the hint shown.
         s.hintStage = Math.min(STAGES, s.hintStage + 1);
+        s.reveal = true;
       } else {
         try {
           s.hint = await app.api("GET", `/api/games/${view.id}/hint?lang=${app.lang()}`);
           s.hintStage = isGuess(s.hint) ? STAGES : 1;
           s.hintPrefix = "";
+          s.reveal = true;
           s.message = { hint: true };
         } catch (err) {
           s.message = { error: err };
@@ -252,6 +256,8 @@ export const playView = {
       const marks = s.hint ? hintMarks(s.hint, s.hintStage) : new Map();
       const mines = new Set((view.mine_cells || []).map(([x, y]) => y * view.width + x));
       board.draw((x, y) => cellLook(view, marks, mines, x, y));
+      if (s.reveal && s.hint) board.reveal(hintCells(s.hint, s.hintStage));
+      s.reveal = false;
       const root = board.root;
       root.dataset.gameState = view.state;
       root.dataset.moves = view.moves;
