@@ -7,6 +7,7 @@ Screenshots go to ``MINEPROOF_SCREENSHOTS`` when set, else to the test's tempora
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import secrets
@@ -410,6 +411,20 @@ def test_probabilities_show_on_every_covered_cell(page: Page, tmp_path: Path) ->
     covered = page.locator("#board .cell[data-state=covered]").count()
     assert page.locator("#board .cell[data-state=covered] .p").count() == covered
     _shot(page, "probabilities", tmp_path)
+    # The heat map reads in order by lightness alone (so with any colour vision): the higher
+    # the probability, the darker the cell, and its figure stays readable (4.5:1).
+    shown = page.evaluate(
+        """() => [...document.querySelectorAll('#board .cell[data-state=covered]')].map(
+          (c) => [c.textContent, getComputedStyle(c).backgroundColor, getComputedStyle(c).color])"""
+    )
+    by_percent: dict[int, tuple[float, float]] = {}
+    for text, background, ink in shown:
+        percent = int(text.strip("<>"))
+        by_percent[percent] = (_luminance(background), _luminance(ink))
+    assert len(by_percent) >= 3
+    ordered = [by_percent[k] for k in sorted(by_percent)]
+    assert all(a[0] >= b[0] for a, b in itertools.pairwise(ordered))
+    assert all(_contrast(bg, ink) >= 4.5 for bg, ink in ordered)
 
 
 def test_the_analysis_board_loads_edits_and_explains(page: Page, tmp_path: Path) -> None:
@@ -757,3 +772,175 @@ def test_a_board_is_zoomed_by_pinch_and_buttons_and_panned_by_a_finger(phone: Pa
     assert after > before
     phone.wait_for_timeout(600)
     assert _moves(phone) == moves
+
+
+# --- accessibility ------------------------------------------------------------------------
+
+
+def _rgb(css: str) -> tuple[float, float, float]:
+    r, g, b = (float(v) for v in re.findall(r"[\d.]+", css)[:3])
+    return r, g, b
+
+
+def _linear(c: float) -> float:
+    c /= 255
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+def _luminance(css: str) -> float:
+    r, g, b = (_linear(c) for c in _rgb(css))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(a: float, b: float) -> float:
+    hi, lo = max(a, b), min(a, b)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+# Colour vision deficiency on linear RGB, severity 1 (Machado, Oliveira and Fernandes, 2009).
+CVD = {
+    "protanopia": (
+        (0.152286, 1.052583, -0.204868),
+        (0.114503, 0.786281, 0.099216),
+        (-0.003882, -0.048116, 1.051998),
+    ),
+    "deuteranopia": (
+        (0.367322, 0.860646, -0.227968),
+        (0.280085, 0.672501, 0.047413),
+        (-0.011820, 0.042940, 0.968881),
+    ),
+    "tritanopia": (
+        (1.255528, -0.076749, -0.178779),
+        (-0.078411, 0.930809, 0.147602),
+        (0.004733, 0.691367, 0.303900),
+    ),
+    "typical": ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+}
+
+
+def _lab(css: str, vision: str) -> tuple[float, float, float]:
+    """Return the CIELAB colour ``css`` is seen as with ``vision``."""
+    rgb = [_linear(c) for c in _rgb(css)]
+    r, g, b = (
+        max(0.0, min(1.0, sum(m * c for m, c in zip(row, rgb, strict=True)))) for row in CVD[vision]
+    )
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+NUMBER_COLOURS = """() => {
+  const row = document.querySelector('#board .row:nth-child(2)');
+  const out = [];
+  for (let n = 1; n <= 8; n++) {
+    const probe = document.createElement('div');
+    probe.className = 'cell';
+    probe.dataset.state = 'open';
+    probe.dataset.n = n;
+    row.appendChild(probe);
+    out.push([getComputedStyle(probe).color, getComputedStyle(probe).backgroundColor]);
+    probe.remove();
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_numbers_read_apart_with_any_colour_vision(
+    open_page: Opened, scheme: str, tmp_path: Path
+) -> None:
+    page = open_page(color_scheme=scheme)
+    _start(page, "expert", 15, 8)
+    if scheme == "dark":
+        assert _luminance(page.evaluate("getComputedStyle(document.body).backgroundColor")) < 0.05
+        _shot(page, "dark", tmp_path)
+    colours = page.evaluate(NUMBER_COLOURS)
+    for ink, background in colours:
+        assert _contrast(_luminance(ink), _luminance(background)) >= 4.5, (ink, background)
+    for vision in CVD:
+        seen = [_lab(ink, vision) for ink, _ in colours]
+        for i in range(8):
+            for j in range(i):
+                distance = sum((a - b) ** 2 for a, b in zip(seen[i], seen[j], strict=True)) ** 0.5
+                assert distance >= 20, f"{j + 1} and {i + 1} look alike with {vision}"
+
+
+def _axe(page: Page, where: str) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{where}: {v['id']} ({v['impact']}): {v['nodes'][0]['target']}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def test_no_serious_accessibility_violation_on_any_view(open_page: Opened) -> None:
+    """axe-core (axe-playwright-python) on every view, on a desktop and a phone, light and
+    dark: no serious or critical violation."""
+    found: list[str] = []
+    page = open_page()
+    _start(page, "beginner", 4, 4)
+    _whole_hint(page)
+    found += _axe(page, "play, a hint")
+    page.check("#show-probabilities")
+    page.wait_for_selector("#board .cell .p")
+    found += _axe(page, "play, probabilities")
+    page.focus("#board")
+    page.keyboard.press("n")
+    page.wait_for_selector("#confirm[open]")
+    found += _axe(page, "new game question")
+    page.keyboard.press("Escape")
+    page.click("#tab-analysis")
+    page.fill("#paste", "4x3x3\n001H\n112H\nHHHH\n")
+    page.click("#load-paste")
+    page.wait_for_selector("#analysis-result[data-state=ok]")
+    found += _axe(page, "analysis")
+    page.click("#tab-stats")
+    page.wait_for_selector("#stats-table")
+    found += _axe(page, "statistics")
+    phone = open_page(PHONE, color_scheme="dark")
+    _start(phone, "expert", 15, 8)
+    found += _axe(phone, "phone, dark")
+    assert found == []
+
+
+def test_cells_are_named_and_moves_announced_but_not_the_clock(page: Page) -> None:
+    _start(page, "beginner", 4, 4)
+    grid = page.locator("#board")
+    assert grid.get_attribute("role") == "grid"
+    assert page.locator("#board > [role=row]").count() == 10  # the letters, then 9 rows
+    assert page.get_attribute(_cell(page, "board", 4, 4), "aria-label") == "E5, 0"
+    x, y = _first_covered(page)
+    name = f"{chr(65 + x)}{y + 1}"
+    assert page.get_attribute(_cell(page, "board", x, y), "aria-label") == f"{name}, covered"
+    page.click(_cell(page, "board", x, y), button="right")
+    _wait_move(page, 1)
+    assert page.get_attribute(_cell(page, "board", x, y), "aria-label") == f"{name}, flagged"
+    assert page.inner_text("#announce") == f"{name} flagged."
+    live = "[aria-live]:not([aria-live=off]), [role=status], [role=alert], [role=log], [role=timer]"
+    assert page.evaluate(f"document.querySelector('#timer').closest('{live}')") is None
+    assert page.evaluate(f"document.querySelector('#announce').matches('{live}')")
+    # Every key the page answers is in the help.
+    keys = page.locator("#keys kbd").all_inner_texts()
+    for key in ["F", "H", "P", "N", "+", "0", "Space", "Enter", "\u2190"]:
+        assert key in keys
+
+
+def test_tabs_move_with_the_arrow_keys(page: Page) -> None:
+    page.focus("#tab-play")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.id") == "tab-analysis"
+    assert page.get_attribute("#tab-analysis", "aria-selected") == "true"
+    assert page.is_visible("#analysis") and not page.is_visible("#play")
+    page.keyboard.press("End")
+    assert page.evaluate("document.activeElement.id") == "tab-stats"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.id") == "tab-play"
+    assert page.get_attribute("#tab-analysis", "tabindex") == "-1"

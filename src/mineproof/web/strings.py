@@ -60,9 +60,9 @@ def page_strings(lang: str) -> dict[str, str]:
         "minefield": t.pgettext("page", "Minefield"),
         "play_help": t.pgettext(
             "page",
-            "Left click opens, right click or long press flags, a click on a satisfied number "
-            "opens its neighbours. Keys: arrows move, Space opens, F flags, H hint, P "
-            "probabilities, N new game.",
+            "Left click opens, right click or a long press flags, a click on a satisfied number "
+            "opens its neighbours. On a touch screen, drag to move around the board and pinch "
+            "(or use the buttons) to zoom.",
         ),
         "paste_position": t.pgettext(
             "page", "Paste a position (JSMinesweeper text or an ms-toollib grid)"
@@ -163,4 +163,15 @@ def page_strings(lang: str) -> dict[str, str]:
         "mark_mine": t.pgettext("page", "a mine, says the hint"),
         "mark_safest": t.pgettext("page", "among the safest"),
         "mark_best": t.pgettext("page", "the best guess"),
+        "keys": t.pgettext("page", "Keys"),
+        "key_space": t.pgettext("page", "Space"),
+        "key_enter": t.pgettext("page", "Enter"),
+        "key_move": t.pgettext("page", "move the cursor"),
+        "key_open": t.pgettext("page", "open (on a satisfied number: its neighbours)"),
+        "key_flag": t.pgettext("page", "flag or unflag"),
+        "key_hint": t.pgettext("page", "hint (again: the reason, then the move)"),
+        "key_probabilities": t.pgettext("page", "show or hide the probabilities"),
+        "key_new": t.pgettext("page", "new game (asks first during a game)"),
+        "key_zoom": t.pgettext("page", "zoom in, zoom out"),
+        "key_tabs": t.pgettext("page", "on the tabs: the previous or next view"),
     }

@@ -68,12 +68,24 @@ async function start() {
     views.set(view.name, view.create(app, panel));
     tab.addEventListener("click", () => show(view.name));
   }
+  // The tabs: one stop for Tab, arrows (and Home, End) move between them.
+  tabs.addEventListener("keydown", (e) => {
+    const all = [...tabs.querySelectorAll("[role=tab]")];
+    const at = all.indexOf(document.activeElement);
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: all.length - 1 }[e.key];
+    if (at < 0 || to === undefined) return;
+    e.preventDefault();
+    const tab = all[(to + all.length) % all.length];
+    tab.focus();
+    show(tab.dataset.tab);
+  });
 
   function show(name) {
     if (!views.has(name)) name = VIEWS[0].name;
     for (const tab of tabs.querySelectorAll("[role=tab]")) {
       const on = tab.dataset.tab === name;
       tab.setAttribute("aria-selected", String(on));
+      tab.tabIndex = on ? 0 : -1;
       $(tab.dataset.tab).hidden = !on;
     }
     saved.set("tab", name);

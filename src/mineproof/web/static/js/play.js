@@ -38,7 +38,24 @@ const TEMPLATE = `
   </div>
   <div id="message" class="message" role="status" hidden></div>
   <p class="help" data-i18n="play_help"></p>
+  <h2 class="help" data-i18n="keys"></h2>
+  <dl id="keys" class="keys help"></dl>
 `;
+
+// Every key of the page, as the help lists it: the keys (a string key names a translated key
+// name) and what they do. The board handles the first ones (board.js), this view H, P and N,
+// the tab list its arrows (main.js).
+const SHORTCUTS = [
+  [["\u2190", "\u2191", "\u2192", "\u2193"], "key_move"],
+  [[{ name: "key_space" }, { name: "key_enter" }], "key_open"],
+  [["F"], "key_flag"],
+  [["H"], "key_hint"],
+  [["P"], "key_probabilities"],
+  [["N"], "key_new"],
+  [["+", "\u2212"], "key_zoom"],
+  [["0"], "zoom_fit"],
+  [["\u2190", "\u2192"], "key_tabs"],
+];
 
 export const playView = {
   name: "play",
@@ -289,8 +306,16 @@ export const playView = {
       }
     }
 
+    function renderKeys() {
+      q("keys").replaceChildren(...SHORTCUTS.flatMap(([keys, what]) => [
+        el("dt", {}, ...keys.flatMap((k, i) => [i ? " " : "", el("kbd", {}, typeof k === "string" ? k : t(k.name))])),
+        el("dd", {}, t(what)),
+      ]));
+    }
+
     function render() {
       q("custom-size").hidden = q("level").value !== "custom";
+      renderKeys();
       renderMessage();
       const view = s.game;
       if (!view) return;
