@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, Request, Route, sync_playwright
 
 from mineproof.analysis import analyze
@@ -871,8 +872,8 @@ def test_numbers_read_apart_with_any_colour_vision(
 
 
 def _axe(page: Page, where: str) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
+    """Return the serious and critical violations axe-core finds on the page as it is (its
+    script ships in the package: no network)."""
     results = Axe().run(page)
     return [
         f"{where}: {v['id']} ({v['impact']}): {v['nodes'][0]['target']}"
