@@ -945,3 +945,38 @@ def test_tabs_move_with_the_arrow_keys(page: Page) -> None:
     page.keyboard.press("ArrowRight")
     assert page.evaluate("document.activeElement.id") == "tab-play"
     assert page.get_attribute("#tab-analysis", "tabindex") == "-1"
+
+
+def test_every_game_has_its_own_address(open_page: Opened, page: Page) -> None:
+    _start(page, "beginner", 4, 4)
+    game = page.get_attribute("#board", "data-game")
+    assert page.url.endswith(f"/?game={game}")
+    cells = page.locator("#board .cell").evaluate_all("(cs) => cs.map((c) => c.dataset.state)")
+    # A second tab (another browser, even: nothing saved there) opens the same game.
+    other = open_page(path=f"?game={game}")
+    assert other.get_attribute("#board", "data-game") == game
+    assert (
+        other.locator("#board .cell").evaluate_all("(cs) => cs.map((c) => c.dataset.state)")
+        == cells
+    )
+    # A move there shows here when this tab comes back to the front.
+    x, y = _first_covered(other)
+    other.click(_cell(other, "board", x, y), button="right")
+    _wait_move(other, 1)
+    page.evaluate("window.dispatchEvent(new Event('focus'))")
+    page.wait_for_function(
+        f"document.querySelector('{_cell(page, 'board', x, y)}').dataset.state === 'flag'"
+    )
+    # A reload keeps it; a new game gets its own address, and Back returns to the first.
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.get_attribute("#board", "data-game") == game
+    _new_game(page, "beginner")
+    second = page.get_attribute("#board", "data-game")
+    assert second != game and page.url.endswith(f"?game={second}")
+    page.go_back()
+    page.wait_for_function(f"document.querySelector('#board').dataset.game === '{game}'")
+    # An address no game has: said so, and a new game.
+    lost = open_page(path="?game=nosuchgame0000000000")
+    assert lost.inner_text("#message") == "No game has this address."
+    assert lost.get_attribute("#board", "data-game-state") == "new"

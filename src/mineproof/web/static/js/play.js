@@ -1,5 +1,6 @@
 // The Play view: a game against the server, which keeps the mine layout; this page only ever
-// sees what the player has opened (the mines once the game is over).
+// sees what the player has opened (the mines once the game is over). Every game has its own
+// address, /?game=ID: a reload, a bookmark or a second tab opens that game.
 //
 // Its state is one object, `s`; every change goes through setGame() (a fresh view from the
 // server) or an action, then render() draws the whole view from `s`. Words are drawn from
@@ -114,12 +115,22 @@ export const playView = {
       return body;
     }
 
+    // The game's address in the location bar (a new entry for a new game, so Back returns to
+    // the one before).
+    function address(view, push) {
+      saved.set("game", view.id);
+      const url = `${location.pathname}?game=${encodeURIComponent(view.id)}`;
+      if (new URLSearchParams(location.search).get("game") === view.id) return;
+      if (push) history.pushState({ game: view.id }, "", url);
+      else history.replaceState({ game: view.id }, "", url);
+    }
+
     async function newGame() {
       try {
         const view = await app.api("POST", "/api/games", gameRequest());
-        saved.set("game", view.id);
         saved.set("level", q("level").value);
         setGame(view);
+        address(view, true);
         s.message = null;
         q("board").focus();
       } catch (err) {
@@ -128,18 +139,46 @@ export const playView = {
       render();
     }
 
+    async function load(id) {
+      const view = await app.api("GET", `/api/games/${encodeURIComponent(id)}`);
+      setGame(view);
+      address(view, false);
+      render();
+    }
+
+    // Open the game of the address, else the last one played, else a new one.
     async function resume() {
-      const id = saved.get("game");
-      if (id) {
+      const wanted = new URLSearchParams(location.search).get("game");
+      for (const id of [wanted, saved.get("game")]) {
+        if (!id) continue;
         try {
-          setGame(await app.api("GET", `/api/games/${encodeURIComponent(id)}`));
-          render();
+          await load(id);
           return;
         } catch (err) {
           if (err.status !== 404) throw err;
+          if (id === wanted) {
+            await newGame();
+            s.message = { error: err };
+            render();
+            return;
+          }
         }
       }
       await newGame();
+    }
+
+    // Another tab may have played this game meanwhile: look again when this one comes back.
+    async function refresh() {
+      if (!s.game || document.hidden) return;
+      try {
+        const view = await app.api("GET", `/api/games/${encodeURIComponent(s.game.id)}`);
+        if (view.moves !== s.game.moves || view.state !== s.game.state) {
+          setGame(view);
+          render();
+        }
+      } catch (err) {
+        console.error(err);
+      }
     }
 
     // Moves are sent one at a time, in the order played.
@@ -187,6 +226,7 @@ export const playView = {
         }
       } catch (err) {
         s.pending = null;
+        if (err.kind === "game-over") await refresh();
         if (first && err.kind === "cancelled") s.message = { key: "cancelled_first_click" };
         else if (first && err.kind === "too-complex") s.message = { key: "error_generation", kind: "error" };
         else s.message = { error: err };
@@ -343,6 +383,12 @@ export const playView = {
       }
     });
     setInterval(renderClock, 250);
+    document.addEventListener("visibilitychange", refresh);
+    window.addEventListener("focus", refresh);
+    window.addEventListener("popstate", () => {
+      const id = new URLSearchParams(location.search).get("game");
+      if (id && (!s.game || id !== s.game.id)) load(id).catch((err) => { s.message = { error: err }; render(); });
+    });
 
     return {
       render,
