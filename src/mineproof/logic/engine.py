@@ -16,9 +16,6 @@ from mineproof.position import COVERED, FLAG, Position
 
 __all__ = ["Engine"]
 
-_FORWARD = ((1, 0), (2, 0), *((dx, dy) for dy in (1, 2) for dx in (-2, -1, 0, 1, 2)))
-"""The cells after a cell (in reading order) at most two steps away, as ``(dx, dy)``."""
-
 
 class Engine:
     """A layout played logic-only: opened cells, proven mines, numbers kept up to date.
@@ -55,6 +52,8 @@ class Engine:
         # where no pair of clues forced anything (see `_stuck`).
         self.quiet: set[Clue] = set()
         self.paired: set[Clue] = set()
+        # False: where the mine total cannot bind, no exact count after the pairs (see `_stuck`).
+        self.complete = True
         # Cells changed since the last step (its numbers are looked at again) and since the
         # clues were last brought up to date.
         self.dirty = 0
@@ -174,7 +173,9 @@ class Engine:
         reach ``left`` and cannot leave the cells outside them full or empty). The clues of that
         point force nothing, and neither does any connected part of them: a part has more
         arrangements, not fewer. Two clues are tried before the count: they settle most stuck
-        points at a quarter of its cost (see :meth:`_pairs`).
+        points at a quarter of its cost (see :meth:`_pairs`). Unless ``complete``, the count is
+        left out where the total cannot bind: the solve is then quick but not complete (the
+        generator's search, whose boards a complete solve verifies).
         """
         safe, mine = self._pairs(rest)
         if safe | mine:
@@ -192,7 +193,7 @@ class Engine:
             high += min(sum(clue.mines for clue in comp.clues), comp.mask.bit_count())
         outside = (unknown & ~frontier).bit_count()
         if high < left and left - low < outside:
-            if fresh:
+            if fresh and self.complete:
                 safe, mine = forced_by(fresh, unknown)
         else:
             safe, mine = forced_by(rest, unknown, left)
@@ -206,33 +207,28 @@ class Engine:
 
         Only pairs with a clue outside ``paired`` are looked at: no pair of those clues forces
         anything (what a pair forces depends on the two clues alone). Afterwards ``paired``
-        holds the clues of ``rest`` but those of a pair that forced something. Two clues
-        overlap only when their numbers are at most two cells apart, so each is paired with
-        the numbers around it.
+        holds the clues of ``rest`` but those of a pair that forced something. A clue overlaps
+        only the clues of numbers next to its cells.
         """
         paired = self.paired
-        width, height = self.board.width, self.board.height
-        get = {clue.cell: clue for clue in rest}.get
-        # The numbers after a number, and, where some clues are unchanged, those before it:
-        # a pair of changed clues is looked at from its first one.
-        around = [(dx, dy, dy * width + dx, False) for dx, dy in _FORWARD]
-        if paired:
-            around += [(-dx, -dy, -d, True) for dx, dy, d, _ in around]
+        dilate = self.grid.dilate
+        by_cell = {clue.cell: clue for clue in rest}
+        numbers = 0
+        for clue in rest:
+            numbers |= 1 << clue.cell
         forcing: set[Clue] = set()
         safe = mine = 0
         for a in rest:
             if a in paired:
                 continue
-            cell = a.cell
-            y, x = divmod(cell, width)
-            for dx, dy, d, before in around:
-                if 0 <= x + dx < width and 0 <= y + dy < height:
-                    b = get(cell + d)
-                    if b is not None and (not before or b in paired) and a.mask & b.mask:
-                        s, m = pair_bounds(a, b)
-                        if s | m:
-                            safe, mine = safe | s, mine | m
-                            forcing.update((a, b))
+            for j in iter_bits(dilate(a.mask) & numbers & ~(1 << a.cell)):
+                b = by_cell[j]
+                # A pair of two changed clues is looked at from its first clue.
+                if (j > a.cell or b in paired) and a.mask & b.mask:
+                    s, m = pair_bounds(a, b)
+                    if s | m:
+                        safe, mine = safe | s, mine | m
+                        forcing.update((a, b))
         self.paired = set(rest) - forcing if forcing else set(rest)
         return safe, mine
 
