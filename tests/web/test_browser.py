@@ -141,11 +141,11 @@ def phone(open_page: Opened) -> Page:
     return open_page(PHONE)
 
 
-def _shot(page: Page, name: str, tmp_path: Path) -> Path:
+def _shot(page: Page, name: str, tmp_path: Path, full_page: bool = True) -> Path:
     folder = Path(os.environ.get("MINEPROOF_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     return path
 
@@ -712,11 +712,16 @@ def test_an_expert_game_on_a_phone_shows_every_hint_on_the_screen(
             cells = _marked_cells(phone)
             assert cells
             assert phone.evaluate(IN_VIEW, cells) == [], f"hint {n + 1}, stage {stage}"
+            # Its words too, under the board.
+            assert phone.evaluate(
+                "(() => { const r = document.querySelector('#message').getBoundingClientRect();"
+                " return r.top >= 0 && r.bottom <= innerHeight; })()"
+            ), f"hint {n + 1}, stage {stage}: the words are off the screen"
             shown += 1
             if n == 2 and stage == 1:
-                _shot(phone, "phone-hint-where", tmp_path)
+                _shot(phone, "phone-hint-where", tmp_path, full_page=False)
             if n == 2 and stage == 3:
-                _shot(phone, "phone-hint-what", tmp_path)
+                _shot(phone, "phone-hint-what", tmp_path, full_page=False)
         safe = phone.locator("#board .hint-safe")
         mine = phone.locator("#board .hint-mine")
         if safe.count():

@@ -235,7 +235,8 @@ export class BoardView {
   }
 
   // Bring `cells` ([x, y] pairs) into view: zoom out until they fit the board's window,
-  // scroll the board to centre them, then the page so that they are on the screen.
+  // scroll the board to centre them, then the page so that the board's window is on the
+  // screen.
   reveal(cells) {
     if (!cells.length || !this.cells.length) return;
     const xs = cells.map((c) => c[0]);
@@ -254,12 +255,10 @@ export class BoardView {
     const [roomW, roomH] = this.room();
     wrap.scrollLeft = middleX - lw - roomW / 2;
     wrap.scrollTop = middleY - lh - roomH / 2;
-    const first = this.cell(x0, y0).getBoundingClientRect();
-    const last = this.cell(x1, y1).getBoundingClientRect();
-    const top = first.top - lh;
-    if (top < 0 || last.bottom > window.innerHeight) {
-      window.scrollBy(0, top < 0 || last.bottom - top > window.innerHeight ? top - 4 : last.bottom - window.innerHeight + 4);
-    }
+    // The board's window whole on the screen (a phone scrolls the controls above it away;
+    // what is below it, the hint's words, fits under it).
+    const frame = wrap.getBoundingClientRect();
+    if (frame.top < 0 || frame.bottom > window.innerHeight) window.scrollBy(0, frame.top - 2);
   }
 
   // --- input ------------------------------------------------------------------------------

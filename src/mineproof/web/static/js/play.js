@@ -313,7 +313,15 @@ export const playView = {
       const marks = s.hint ? hintMarks(s.hint, s.hintStage) : new Map();
       const mines = new Set((view.mine_cells || []).map(([x, y]) => y * view.width + x));
       board.draw((x, y) => cellLook(view, marks, mines, x, y));
-      if (s.reveal && s.hint) board.reveal(hintCells(s.hint, s.hintStage));
+      if (s.reveal && s.hint) {
+        board.reveal(hintCells(s.hint, s.hintStage));
+        // The hint's words under the board on the screen too, the board's top kept on it.
+        const words = q("message").getBoundingClientRect();
+        const top = board.wrap.getBoundingClientRect().top;
+        if (words.bottom > window.innerHeight && top > 0) {
+          window.scrollBy(0, Math.min(words.bottom - window.innerHeight + 4, top));
+        }
+      }
       s.reveal = false;
       const root = board.root;
       root.dataset.gameState = view.state;
