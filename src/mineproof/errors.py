@@ -52,6 +52,8 @@ class FormatError(MineproofError):
     tied to one place); ``excerpt`` quotes the offending input.
     """
 
+    kind = "format"
+
     def __init__(
         self,
         message: str,

@@ -91,7 +91,7 @@ class StoreError(RuntimeError):
 class MoveResult:
     """What a move did: the game's view afterwards, whether the move was a guess (it opened a
     cell that the numbers and the mine total did not prove safe), and, for a guess made while
-    a forced move existed, the hint that shows that move (``tutor``)."""
+    some cell was provably safe, the hint that leads to such a cell (``tutor``)."""
 
     view: dict[str, Any]
     guess: bool
@@ -184,7 +184,7 @@ def check_size(level: str, width: int, height: int, mines: int) -> tuple[int, in
             f"{mines} mines do not fit on a {width}x{height} board with an opening first click "
             f"(1 to {room})",
             name="mines",
-            allowed=(1, room),
+            allowed=(1, room) if room else None,
         )
     return width, height, mines
 

@@ -10,7 +10,8 @@ Routes (cells are ``[x, y]``, x the column and y the row from the top-left):
 - ``POST /api/games`` ``{"level", "width"?, "height"?, "mines"?, "guess_free"?}``: a new game;
 - ``GET /api/games/ID``: the player's view of a game;
 - ``POST /api/games/ID/open|flag|chord`` ``{"x", "y", "lang"?}``: a move; the answer holds the
-  view, ``guess`` and ``tutor`` (the forced move that existed when a guess was made);
+  view, ``guess`` and ``tutor`` (when a guess was made while a safe cell was provable, the hint
+  that leads to it);
 - ``GET /api/games/ID/hint?lang=L``, ``GET /api/games/ID/probabilities``;
 - ``POST /api/analyze`` ``{"text", "mines"?, "trust_flags"?, "lang"?}``: the analysis of a
   pasted or edited position (sides up to 100, as the page's editor), with its next hint;

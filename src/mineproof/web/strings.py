@@ -60,9 +60,9 @@ def page_strings(lang: str) -> dict[str, str]:
         "minefield": t.pgettext("page", "Minefield"),
         "play_help": t.pgettext(
             "page",
-            "Left click opens, right click or long press flags, a click on a satisfied number "
-            "opens its neighbours. Keys: arrows move, Space opens, F flags, H hint, "
-            "P probabilities, N new game.",
+            "Left click opens, right click or a long press flags, a click on a satisfied number "
+            "opens its neighbours. On a touch screen, drag to move around the board and pinch "
+            "(or use the buttons) to zoom.",
         ),
         "paste_position": t.pgettext(
             "page", "Paste a position (JSMinesweeper text or an ms-toollib grid)"
@@ -86,7 +86,7 @@ def page_strings(lang: str) -> dict[str, str]:
         "lost_short": t.pgettext("page", "Lost"),
         "won_message": t.pgettext("page", "You cleared the board in {time} s."),
         "lost_message": t.pgettext("page", "You opened a mine. The mines are shown."),
-        "tutor_message": t.pgettext("page", "That was a guess, but a forced move existed."),
+        "tutor_message": t.pgettext("page", "That was a guess, but a safe cell could be proven."),
         "first_click": t.pgettext(
             "page", "Click any cell to start: the first click always opens an area."
         ),
@@ -96,4 +96,82 @@ def page_strings(lang: str) -> dict[str, str]:
         ),
         "guess_free_short": t.pgettext("page", "Guess-free"),
         "random_short": t.pgettext("page", "Random"),
+        "error_offline": t.pgettext(
+            "page",
+            "The server does not answer. Is mineproof play still running? Your game is kept; try "
+            "again once it is back.",
+        ),
+        "error_cancelled": t.pgettext("page", "Cancelled."),
+        "error_busy": t.pgettext("page", "The server is busy. Try again in a moment."),
+        "error_generation": t.pgettext(
+            "page",
+            "No guess-free board with these mines was found within the work allowed. Try another "
+            "first cell, fewer mines, or a classic board.",
+        ),
+        "error_too_complex": t.pgettext(
+            "page", "This position needs more work than the server allows for one answer."
+        ),
+        "error_inconsistent": t.pgettext(
+            "page",
+            "No arrangement of mines fits these numbers: the outlined numbers contradict each "
+            "other.",
+        ),
+        "error_format": t.pgettext("page", "This text is not a position mineproof can read."),
+        "error_format_at": t.pgettext(
+            "page", "Line {line}, column {column}: this text is not a position mineproof can read."
+        ),
+        "error_range": t.pgettext("page", "{field}: choose a number from {lo} to {hi}."),
+        "error_not_found": t.pgettext("page", "No game has this address."),
+        "error_store": t.pgettext(
+            "page", "The server could not save this move, so it was not made."
+        ),
+        "error_move": t.pgettext("page", "This move is not allowed."),
+        "error_other": t.pgettext("page", "The server answered with error {status}."),
+        "generating": t.pgettext("page", "Drawing a guess-free board… {seconds} s"),
+        "cancel": t.pgettext("page", "Cancel"),
+        "cancelled_first_click": t.pgettext(
+            "page", "Cancelled: the game has not started. Click a cell to try again."
+        ),
+        "confirm_new": t.pgettext(
+            "page",
+            "Leave the game in progress and start a new one? The game stays at its address, "
+            "unfinished.",
+        ),
+        "keep_playing": t.pgettext("page", "Keep playing"),
+        "announce_open": t.pgettext("page", "{cell} opened. Cells uncovered: {count}."),
+        "announce_flag": t.pgettext("page", "{cell} flagged."),
+        "announce_unflag": t.pgettext("page", "{cell} unflagged."),
+        "hint_look": t.pgettext(
+            "page",
+            "Look at the outlined numbers: together they prove the next move.",
+        ),
+        "hint_again_reason": t.pgettext("page", "Press Hint again for the reason."),
+        "hint_again_move": t.pgettext("page", "Press Hint again to see the move."),
+        "hint_stage": t.pgettext("page", "Hint {n} of 3"),
+        "zoom_in": t.pgettext("page", "Zoom in"),
+        "zoom_out": t.pgettext("page", "Zoom out"),
+        "zoom_fit": t.pgettext("page", "Fit the board"),
+        "cell_covered": t.pgettext("page", "{cell}, covered"),
+        "cell_probability": t.pgettext("page", "{cell}, covered, mine probability {p} %"),
+        "cell_flag": t.pgettext("page", "{cell}, flagged"),
+        "cell_number": t.pgettext("page", "{cell}, {n}"),
+        "cell_mine": t.pgettext("page", "{cell}, mine"),
+        "cell_exploded": t.pgettext("page", "{cell}, exploded mine"),
+        "cell_wrong_flag": t.pgettext("page", "{cell}, wrong flag"),
+        "mark_premise": t.pgettext("page", "outlined by the hint"),
+        "mark_safe": t.pgettext("page", "safe, says the hint"),
+        "mark_mine": t.pgettext("page", "a mine, says the hint"),
+        "mark_safest": t.pgettext("page", "among the safest"),
+        "mark_best": t.pgettext("page", "the best guess"),
+        "keys": t.pgettext("page", "Keys"),
+        "key_space": t.pgettext("page", "Space"),
+        "key_enter": t.pgettext("page", "Enter"),
+        "key_move": t.pgettext("page", "move the cursor"),
+        "key_open": t.pgettext("page", "open (on a satisfied number: its neighbours)"),
+        "key_flag": t.pgettext("page", "flag or unflag"),
+        "key_hint": t.pgettext("page", "hint (again: the reason, then the move)"),
+        "key_probabilities": t.pgettext("page", "show or hide the probabilities"),
+        "key_new": t.pgettext("page", "new game (asks first during a game)"),
+        "key_zoom": t.pgettext("page", "zoom in, zoom out"),
+        "key_tabs": t.pgettext("page", "on the tabs: the previous or next view"),
     }

@@ -154,7 +154,8 @@ export const analysisView = {
     return {
       render,
       show() { if (!s.result && !s.error) schedule(); },
-      language() { if (s.result || s.error) analyse(); else render(); },
+      // The hint is worded by the server: asked again; an error is worded here.
+      language() { if (s.result) analyse(); else render(); },
     };
   },
 };

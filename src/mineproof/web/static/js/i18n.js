@@ -29,7 +29,27 @@ export function translate(root = document) {
   }
 }
 
-// Return the words for an error of the API (an ApiError).
+// Return the words for an error of the API (an ApiError, see api.js), in the page's language:
+// from its kind and data, never the server's English message.
 export function errorText(err) {
-  return err.message;
+  const d = err.data || {};
+  switch (err.kind) {
+    case "offline": return t("error_offline");
+    case "cancelled": return t("error_cancelled");
+    case "busy": return t("error_busy");
+    case "too-complex": return t("error_too_complex");
+    case "inconsistent": return t("error_inconsistent");
+    case "format":
+      return d.line ? t("error_format_at", { line: d.line, column: d.column ?? 1 }) : t("error_format");
+    case "argument":
+      if (d.allowed && d.name in table) {
+        return t("error_range", { field: t(d.name), lo: d.allowed[0], hi: d.allowed[1] });
+      }
+      break;
+    case "game-over": return t("game_over");
+    case "not-found": return t("error_not_found");
+    case "store": return t("error_store");
+    case "illegal-move": return t("error_move");
+  }
+  return t("error_other", { status: err.status });
 }

@@ -13,11 +13,12 @@
 // its strings to src/mineproof/web/strings.py (then `make catalogs` and translate them in the
 // nine catalogs: tests/web/test_static.py fails on a key the page uses that has no string).
 // What a view may use is `app`, built in start() below: the server's meta (levels, languages,
-// limits), api(), lang(), errorText(), announce() and go(name).
+// limits), api(), lang(), errorText(), announce(text) (the screen reader's live region),
+// confirm(textKey, yesKey, noKey) (a modal question) and go(name).
 
 import { api } from "./api.js";
 import { analysisView } from "./analysis.js";
-import { errorText, language, loadLanguage, translate } from "./i18n.js";
+import { errorText, language, loadLanguage, t, translate } from "./i18n.js";
 import { playView } from "./play.js";
 import { statsView } from "./stats.js";
 import { $, el, saved } from "./util.js";
@@ -38,6 +39,18 @@ async function start() {
     errorText,
     go: (name) => show(name),
     announce(text) { $("announce").textContent = text; },
+    // Ask a question in a modal dialog; resolves to whether the player said yes.
+    confirm(textKey, yesKey, noKey) {
+      const dialog = $("confirm");
+      $("confirm-text").textContent = t(textKey);
+      $("confirm-yes").textContent = t(yesKey);
+      $("confirm-no").textContent = t(noKey);
+      dialog.returnValue = "";
+      dialog.showModal();
+      return new Promise((resolve) => {
+        dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
+      });
+    },
   };
 
   const tabs = $("tabs");
@@ -55,12 +68,24 @@ async function start() {
     views.set(view.name, view.create(app, panel));
     tab.addEventListener("click", () => show(view.name));
   }
+  // The tabs: one stop for Tab, arrows (and Home, End) move between them.
+  tabs.addEventListener("keydown", (e) => {
+    const all = [...tabs.querySelectorAll("[role=tab]")];
+    const at = all.indexOf(document.activeElement);
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: all.length - 1 }[e.key];
+    if (at < 0 || to === undefined) return;
+    e.preventDefault();
+    const tab = all[(to + all.length) % all.length];
+    tab.focus();
+    show(tab.dataset.tab);
+  });
 
   function show(name) {
     if (!views.has(name)) name = VIEWS[0].name;
     for (const tab of tabs.querySelectorAll("[role=tab]")) {
       const on = tab.dataset.tab === name;
       tab.setAttribute("aria-selected", String(on));
+      tab.tabIndex = on ? 0 : -1;
       $(tab.dataset.tab).hidden = !on;
     }
     saved.set("tab", name);
@@ -83,6 +108,7 @@ async function start() {
     }
     saved.set("lang", language());
     translate();
+    document.dispatchEvent(new Event("mineproof:language"));
     for (const view of views.values()) {
       if (view.language) await view.language();
       else view.render();
