@@ -3,6 +3,8 @@ entry wins, and every kind is a ValueError (LookupError too for "not found")."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from mineproof.errors import (
@@ -56,3 +58,10 @@ def test_not_found_is_a_lookup_error_and_errors_carry_their_data() -> None:
     assert str(FormatError("no digit", line=2, column=5, excerpt="9x")) == (
         "line 2, column 5: no digit (in '9x')"
     )
+
+
+def test_each_kind_of_error_has_its_own_name_for_the_web_api() -> None:
+    kinds = [entry[0].kind for entry in STATUS]
+    assert len(set(kinds)) == len(kinds)
+    assert all(re.fullmatch(r"[a-z]+(-[a-z]+)*", kind) for kind in kinds)
+    assert GenerationError("x").kind == TooComplexError.kind

@@ -15,10 +15,13 @@ One taxonomy for the library, the command line and the web API:
 
 All are :class:`MineproofError`, a ``ValueError``, so ``except ValueError`` catches every bad
 input. :data:`STATUS` maps each to the exit status of the command line and the HTTP status of
-the web API, in one place.
+the web API, in one place; each class's ``kind`` names it in the web API's error answers, so
+that a client can say what went wrong in its own words and language.
 """
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 __all__ = [
     "STATUS",
@@ -38,6 +41,9 @@ __all__ = [
 class MineproofError(ValueError):
     """Base class of every error mineproof raises on bad input."""
 
+    kind: ClassVar[str] = "invalid"
+    """The error's name in the web API's answers (``{"error", "kind", ...}``)."""
+
 
 class FormatError(MineproofError):
     """Input that is not a well-formed position or layout.
@@ -45,6 +51,8 @@ class FormatError(MineproofError):
     ``line`` and ``column`` are 1-based places in the input text (``None`` when the error is not
     tied to one place); ``excerpt`` quotes the offending input.
     """
+
+    kind = "format"
 
     def __init__(
         self,
@@ -67,11 +75,17 @@ class FormatError(MineproofError):
 class ArgumentError(MineproofError):
     """An argument (a command-line option, a request field) outside what is allowed.
 
-    ``name`` is the argument's name when one is concerned (``--jobs``, ``mines``).
+    ``name`` is the argument's name when one is concerned (``--jobs``, ``mines``), ``allowed``
+    the inclusive range of values it may take when it is a number out of range.
     """
 
-    def __init__(self, message: str, *, name: str | None = None) -> None:
+    kind = "argument"
+
+    def __init__(
+        self, message: str, *, name: str | None = None, allowed: tuple[int, int] | None = None
+    ) -> None:
         self.name = name
+        self.allowed = allowed
         super().__init__(message)
 
 
@@ -82,6 +96,8 @@ class InconsistentPositionError(MineproofError):
     of them makes the rest satisfiable); ``uses_mine_total`` says whether the mine total is part
     of the conflict.
     """
+
+    kind = "inconsistent"
 
     def __init__(
         self, message: str, *, clues: tuple[tuple[int, int], ...], uses_mine_total: bool
@@ -97,6 +113,8 @@ class IllegalMoveError(MineproofError):
     ``cell`` is the ``(x, y)`` cell of the move when one is concerned.
     """
 
+    kind = "illegal-move"
+
     def __init__(self, message: str, *, cell: tuple[int, int] | None = None) -> None:
         self.cell = cell
         super().__init__(message)
@@ -105,9 +123,13 @@ class IllegalMoveError(MineproofError):
 class GameOverError(IllegalMoveError):
     """A move (or a hint, or probabilities) asked for after the game ended."""
 
+    kind = "game-over"
+
 
 class NotFoundError(MineproofError, LookupError):
     """Nothing has this name or id (a game that was never stored, say)."""
+
+    kind = "not-found"
 
 
 class TooComplexError(MineproofError):
@@ -116,6 +138,8 @@ class TooComplexError(MineproofError):
     ``size`` says how big the problem was, in the problem's own terms (for example "a group of
     312 numbers over 590 covered cells"); it is also in the message.
     """
+
+    kind = "too-complex"
 
     def __init__(self, message: str, *, size: str = "") -> None:
         self.size = size

@@ -342,6 +342,8 @@ def _chain(
     swaps = SwapCheck(board)
     window = max_level < 5 or min_level > 1
     trail = _Trail(layout, board.index(*at)) if fixed and not window else None
+    if trail is not None and not trail.cleared:
+        raise AssertionError("the chain started from a layout that is not guess-free")
     for _ in range(CHAIN_MOVES * len(mined)):
         if deadline is not None and time.monotonic() > deadline:
             raise GenerationError(_failure(board, layout.mine_count, min_level, max_level))
@@ -353,7 +355,7 @@ def _chain(
         if swaps.needs_guess(candidate.mines, area or board.start_area(i, "safe")):
             continue
         if trail is not None:
-            if not trail.moved(candidate, swapped):
+            if not trail.moved(candidate):
                 continue
         elif not _clears(candidate, i):
             continue
@@ -368,37 +370,44 @@ def _chain(
 
 
 class _Trail:
-    """The solve of the chain's current layout, step by step, so a move is judged from the
-    last point of that solve that the move cannot have changed.
+    """The complete solver's solve of a layout from its start, state by state, so the solve of
+    a layout that differs in a few cells resumes from the last state those cells cannot have
+    changed.
 
     The complete solver's play is a function of the numbers it has opened: up to the first
-    step whose opened cells include a changed number (or a moved cell), the solve of the moved
+    step whose opened cells include a changed number (or a moved cell), the solve of the other
     layout goes through the same states. Resuming from there gives the same verdict as a solve
-    from the start.
+    from the start. ``end`` is the solver where the solve of ``layout`` stopped (its caller may
+    go on with it), ``cleared`` whether it cleared the board and ``stopped`` its state there
+    (opened cells, proven mines).
     """
 
     def __init__(self, layout: Layout, start: int) -> None:
         self.start = start
-        self.states: list[tuple[int, int]] = []
-        if not self._play(Engine(layout, start), self.states):
-            raise AssertionError("the chain started from a layout that is not guess-free")
+        states: list[tuple[int, int]] = []
+        self._adopt(layout, states, self._play(Engine(layout, start), states))
+
+    def _adopt(self, layout: Layout, states: list[tuple[int, int]], end: Engine) -> None:
+        """Make ``layout`` (whose solve went through ``states`` to ``end``) the current one."""
+        self.layout, self.states, self.end = layout, states, end
+        self.cleared = end.cleared()
+        self.stopped = (end.opened, end.known)
 
     @staticmethod
-    def _play(work: Engine, states: list[tuple[int, int]]) -> bool:
-        """Play ``work`` to the end with the complete solver, appending its states; return
-        whether it cleared the board."""
+    def _play(work: Engine, states: list[tuple[int, int]]) -> Engine:
+        """Play ``work`` as far as it goes with the complete solver, appending its states;
+        return it."""
         if not work.opened:
             work.reveal(work.start)
         while not work.cleared():
             states.append((work.opened, work.known))
             if not work.step(5, exact_levels=False):
-                return False
-        return True
+                break
+        return work
 
-    def moved(self, layout: Layout, cells: int) -> bool:
-        """Return whether ``layout``, which differs from the current one at ``cells``, is
-        cleared from the start; if so it becomes the current one."""
-        changed = layout.board.dilate(cells)
+    def _replay(self, layout: Layout) -> tuple[Engine, list[tuple[int, int]]]:
+        """Return the solve of ``layout`` (same board and start) and its states."""
+        changed = layout.board.dilate(layout.mines ^ self.layout.mines)
         states = self.states
         low, high = 0, len(states)  # the opened cells only grow along the solve
         while low < high:
@@ -411,10 +420,22 @@ class _Trail:
         kept = states[:low]
         if kept:
             work.resume(*kept.pop())
-        if not self._play(work, kept):
+        return self._play(work, kept), kept
+
+    def moved(self, layout: Layout) -> bool:
+        """Return whether ``layout`` is cleared from the start; if so it becomes the current
+        one."""
+        work, states = self._replay(layout)
+        if not work.cleared():
             return False
-        self.states = kept
+        self._adopt(layout, states, work)
         return True
+
+    def follow(self, layout: Layout) -> Engine:
+        """Make ``layout`` the current one and return where its solve stopped."""
+        work, states = self._replay(layout)
+        self._adopt(layout, states, work)
+        return work
 
 
 def _fresh(
@@ -496,16 +517,9 @@ def _reject(
 def _clears(layout: Layout, i: int) -> bool:
     """Return whether the complete solver (with the mine total) clears ``layout`` from cell
     ``i``; it stops at the first point where nothing is forced."""
-    return _complete(layout, i).cleared()
-
-
-def _complete(layout: Layout, i: int) -> Engine:
-    """Return the complete solver (with the mine total) after playing ``layout`` from cell
-    ``i``: cleared, or stopped at the first point where nothing is forced."""
     work = Engine(layout, i)
     work.reveal(i)
-    work.play(5, exact_levels=False)
-    return work
+    return work.play(5, exact_levels=False)
 
 
 def _grade(layout: Layout, i: int) -> int:
@@ -530,15 +544,33 @@ def _settle(
 ) -> tuple[Layout, tuple[int, int], int | None] | None:
     """Perturb one layout until it verifies, or give up after ``tries`` perturbations.
 
-    Raises :class:`GenerationError` once ``time.monotonic()`` passes ``deadline``.
+    The solve goes on after each perturbation from where it was, over numbers that may have
+    changed under it; a layout it clears is then verified. With the mine total allowed, the
+    search's solve is quick (no exact count where the total cannot bind: pairs of clues settle
+    most stuck points) and the verification complete: it resumes the last verified solve
+    (:class:`_Trail`) from its last state the changes cannot have touched, and where it stops
+    the search goes on. Raises :class:`GenerationError` once ``time.monotonic()`` passes
+    ``deadline``.
     """
     board = layout.board
     i = board.index(*at)
     protected = board.start_area(i, "opening" if rule == "opening" else "safe")
-    work = Engine(layout, i, protected)
-    classes = _classes(board)
-    work.reveal(i)
     exact_levels = max_level < 5  # the mine total allowed: the fastest complete solve
+    trail = None if exact_levels else _Trail(layout, i)
+
+    def search(engine: Engine) -> Engine:
+        """Return ``engine`` set up for the search: the start area kept, and (the verification
+        being complete) no exact count where the mine total cannot bind."""
+        engine.protected = protected
+        engine.complete = False
+        return engine
+
+    if trail is None:
+        work = Engine(layout, i, protected)
+        work.reveal(i)
+    else:
+        work = search(trail.end)
+    classes = _classes(board)
     best = stalled = 0
     for _ in range(tries):
         if deadline is not None and time.monotonic() > deadline:
@@ -549,24 +581,36 @@ def _settle(
             if hint != at:
                 at = hint
                 i = board.index(*at)
-                work.protected = board.start_area(i, "safe")
-                work.start = i
-                work.restart()
+                protected = board.start_area(i, "safe")
+                if trail is None:
+                    work.protected = protected
+                    work.start = i
+                    work.restart()
+                else:
+                    trail = _Trail(candidate, i)
+                    work = search(trail.end)
                 continue
-            verdict, graded, stuck = _verify(candidate, at, max_level, min_level, work.clean)
-            if verdict == "ok":
-                return candidate, at, graded
-            if verdict == "too easy":
-                return None  # only a fresh layout can make the board harder
-            # The quick solve went through with numbers that changed under it, or the ladder
-            # grades higher than the quick solver: replay from the start cell, or (the quick
-            # solver being the complete one) go on from where the verification stopped.
-            if stuck is not None and not exact_levels:
-                work.resume(*stuck)
+            if trail is not None:
+                if candidate.mines != trail.layout.mines:
+                    work = search(trail.follow(candidate))
+                elif not trail.cleared:
+                    # Changes undone: the quick solve used numbers that are no longer there.
+                    work.resume(*trail.stopped)
+                if trail.cleared:
+                    graded = None if min_level <= 1 else _grade(candidate, i)
+                    # Below the window only a fresh layout can make the board harder.
+                    return None if graded and graded < min_level else (candidate, at, graded)
             else:
+                verdict, graded = _verify(candidate, at, max_level, min_level, work.clean)
+                if verdict == "ok":
+                    return candidate, at, graded
+                if verdict == "too easy":
+                    return None  # only a fresh layout can make the board harder
+                # The quick solve went through with numbers that changed under it, or the
+                # ladder grades higher than the quick solver: replay from the start cell.
                 work.restart()
-            if work.play(max_level, exact_levels):
-                return None
+                if work.play(max_level, exact_levels):
+                    return None
         settled = (work.opened | work.known).bit_count()
         best, stalled = (settled, 0) if settled > best else (best, stalled + 1)
         if stalled > STALLED:
@@ -637,7 +681,7 @@ def _settle_window(
             candidate = Layout(board, work.mines)
             if hinted and hint_cell(candidate) != at:
                 return None  # another start cell: the hard point would not hold
-            verdict, graded, _ = _verify(candidate, at, max_level, min_level, work.clean)
+            verdict, graded = _verify(candidate, at, max_level, min_level, work.clean)
             if verdict == "ok":
                 return candidate, at, graded
             if verdict == "too easy":
@@ -726,32 +770,26 @@ def _failure(
     return f"no guess-free {size} whose hardest step {window} found {when}"
 
 
-Verdict = Literal["ok", "unsolved", "too easy", "too hard"]
-
-
 def _verify(
     layout: Layout, at: tuple[int, int], max_level: int, min_level: int, replayed: bool
-) -> tuple[Verdict, int | None, tuple[int, int] | None]:
-    """Return the verdict of the complete solver; with bounded levels the hardest level the
-    solve needs (the engine taking the lowest level at each step, as the ladder does); and for
-    an unsolved board the complete solver's state where it stopped (opened cells, proven mines).
+) -> tuple[Literal["ok", "unsolved", "too easy", "too hard"], int | None]:
+    """Return the verdict of the complete solver, and with bounded levels the hardest level the
+    solve needs (the engine taking the lowest level at each step, as the ladder does).
 
     ``replayed`` says the board was just solved from the start cell without any change (by
     the complete engine when ``max_level`` is 5): that solve is the verification.
     """
     i = layout.board.index(*at)
-    if not (replayed and max_level >= 5):
-        check = _complete(layout, i)
-        if not check.cleared():
-            return "unsolved", None, (check.opened, check.known)
+    if not (replayed and max_level >= 5) and not _clears(layout, i):
+        return "unsolved", None
     if max_level >= 5 and min_level <= 1:
-        return "ok", None, None
+        return "ok", None
     hardest = _grade(layout, i)
     if hardest < min_level:
-        return "too easy", hardest, None
+        return "too easy", hardest
     if hardest > max_level:
-        return "too hard", hardest, None
-    return "ok", hardest, None
+        return "too hard", hardest
+    return "ok", hardest
 
 
 def check_arguments(

@@ -67,7 +67,7 @@ def test_a_move_is_judged_as_a_solve_from_the_start_judges_it(mines: int) -> Non
         cells = 1 << rng.choice(mined) | 1 << rng.choice(free)
         candidate = Layout(board, layout.mines ^ cells)
         expected = _clears(candidate, i)
-        assert trail.moved(candidate, cells) == expected
+        assert trail.moved(candidate) == expected
         verdicts.add(expected)
         if expected:
             layout = candidate

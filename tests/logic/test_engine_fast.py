@@ -281,3 +281,31 @@ def logician_clears(width: int, height: int, mines: int, start: int) -> bool:
         if not safe:
             return False
         todo = list(bits(safe))
+
+
+@pytest.mark.parametrize(("width", "height", "mines"), [(30, 16, 99), (30, 16, 130)])
+def test_the_quick_solve_proves_a_part_of_what_the_complete_one_proves(
+    width: int, height: int, mines: int
+) -> None:
+    """Without ``complete`` (no exact count where the mine total cannot bind), the solve
+    stops sooner or at the same point, never opens a mine, and stops short of the complete
+    solve somewhere (else the test would show nothing)."""
+    board = Board(width, height)
+    rng = random.Random(f"quick-{width}x{height}/{mines}")
+    shorter = 0
+    for _ in range(150):
+        start = (width // 2, height // 2)
+        layout = Layout.random(board, mines, rng, start, "opening")
+        i = board.index(*start)
+        engines = []
+        for complete in (True, False):
+            engine = Engine(layout, i)
+            engine.complete = complete
+            engine.reveal(i)
+            engine.play(5, exact_levels=False)
+            engines.append(engine)
+        full, quick = engines
+        assert not quick.opened & layout.mines and not quick.known & ~layout.mines
+        assert quick.opened & ~full.opened == 0 and quick.known & ~full.known == 0
+        shorter += quick.opened != full.opened
+    assert shorter

@@ -51,6 +51,21 @@ OVER_KEYS = VIEW_KEYS | {"mine_cells", "exploded", "wrong_flags"}
 """The keys of a finished game's view: the layout is shown."""
 MOVE_KEYS = {"guess", "tutor"}
 """The keys a move's reply adds to the view."""
+ERROR_KINDS = {
+    "invalid",
+    "format",
+    "argument",
+    "inconsistent",
+    "illegal-move",
+    "game-over",
+    "not-found",
+    "too-complex",
+    "request",
+    "busy",
+    "store",
+    "internal",
+}
+"""The kinds of error an answer may name (each error class's ``kind``, and the server's own)."""
 
 
 class Clock:
@@ -87,7 +102,8 @@ class Reply:
         assert self.status == status, (self.status, self.body[:500])
         assert self.headers["content-type"].startswith("application/json")
         data = self.json()
-        assert set(data) <= {"error", "clues"}, data
+        assert set(data) <= {"error", "kind", "clues", "line", "column", "name", "allowed"}, data
+        assert data["kind"] in ERROR_KINDS, data
         message = data["error"]
         assert isinstance(message, str) and message and "\n" not in message, message
         return message

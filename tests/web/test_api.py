@@ -180,6 +180,40 @@ def test_bad_level_or_size_is_a_400_naming_it(
 
 
 @pytest.mark.parametrize(
+    ("fields", "data"),
+    [
+        ({"width": 1, "height": 9, "mines": 3}, {"name": "width", "allowed": [2, MAX_SIDE]}),
+        ({"width": 9, "height": 101, "mines": 3}, {"name": "height", "allowed": [2, MAX_SIDE]}),
+        ({"width": 9, "height": 9, "mines": 73}, {"name": "mines", "allowed": [1, 72]}),
+        ({"width": 3, "height": 3, "mines": 1}, {"name": "mines"}),  # no room at all
+    ],
+)
+def test_a_size_out_of_range_names_the_field_and_its_range(
+    client: Client, fields: JSON, data: JSON
+) -> None:
+    """The page words the error in the player's language from these data alone."""
+    reply = client.post("/api/games", {"level": "custom", **fields})
+    reply.error(400)
+    assert {k: reply.json()[k] for k in ("kind", *data)} == {"kind": "argument", **data}
+
+
+def test_errors_name_their_kind_and_data(client: Client) -> None:
+    reply = client.post("/api/analyze", {"text": "4x3x3\n001H\n11XH\nHHHH\n"})
+    reply.error(400)
+    assert {k: reply.json()[k] for k in ("kind", "line", "column")} == {
+        "kind": "format",
+        "line": 3,
+        "column": 3,
+    }
+    reply = client.post("/api/analyze", {"text": "4x1x2\n1H1H\n"})
+    reply.error(422)
+    assert reply.json()["kind"] == "inconsistent" and reply.json()["clues"]
+    assert client.get(f"/api/games/{FAKE_ID}").json()["kind"] == "not-found"
+    assert client.get("/api/nothing").json()["kind"] == "not-found"
+    assert client.post("/api/games", {}).json()["kind"] == "request"
+
+
+@pytest.mark.parametrize(
     ("body", "words"),
     [
         (b'{"level": ', ["malformed JSON"]),
@@ -266,6 +300,7 @@ def test_unknown_game_is_a_404(client: Client, action: str) -> None:
         f"/api/games/{FAKE_ID}/hint/more",
         "/index.html",
         "/app.js",
+        "/js/main.js",
         "/robots.txt",
         "/API/META",
     ],
@@ -278,7 +313,7 @@ def test_unknown_path_is_a_404(client: Client, path: str) -> None:
     ("method", "path"),
     [
         ("POST", "/"),
-        ("PUT", "/static/app.js"),
+        ("PUT", "/static/js/main.js"),
         ("DELETE", "/api/meta"),
         ("POST", "/api/stats"),
         ("GET", "/api/games"),
@@ -320,7 +355,20 @@ def test_meta(client: Client) -> None:
     }
     assert meta["languages"] == list(LANGUAGES)
     assert meta["max_side"] == MAX_SIDE
+    assert meta["min_side"] == 2
+    assert list(meta["language_names"]) == list(LANGUAGES)
     assert isinstance(meta["version"], str) and meta["version"]
+
+
+def test_the_page_strings_come_in_every_language(client: Client) -> None:
+    english = client.get("/api/strings").ok()
+    assert english == client.get("/api/strings?lang=en").ok()
+    assert english["new_game"] == "New game"
+    for lang in LANGUAGES[1:]:
+        table = client.get(f"/api/strings?lang={lang}").ok()
+        assert table.keys() == english.keys(), lang
+        assert table["new_game"] != english["new_game"], lang
+    assert "unknown language" in client.get("/api/strings?lang=xx").error(400)
 
 
 @pytest.mark.parametrize("kind", ["open", "flag", "chord"])
@@ -497,15 +545,25 @@ def test_root_is_the_page(client: Client) -> None:
         "/static/../../mineproof/web/games.py",
         "/static/%2e%2e/%2e%2e/cli.py",
         "/static/....//store.py",
-        "/static/./app.js",
-        "/static/app.js/",
-        "/static/app.js/..",
-        "/static//app.js",
+        "/static/./style.css",
+        "/static/style.css/",
+        "/static/style.css/..",
+        "/static//style.css",
         "/static/",
         "/static",
-        "/static/APP.JS",
-        "/static/app.js%00.png",
-        "/static/app%2ejs",
+        "/static/STYLE.CSS",
+        "/static/style.css%00.png",
+        "/static/style%2ecss",
+        "/static/app.js",
+        "/static/i18n.json",
+        "/static/js",
+        "/static/js/",
+        "/static/js/./main.js",
+        "/static/js//main.js",
+        "/static/js/../style.css",
+        "/static/js%2fmain.js",
+        "/static/JS/main.js",
+        "/static/js/main.js/",
         "/static/__init__.py",
         "/static/../__init__.py",
         "/static/%2fetc%2fpasswd",
@@ -677,6 +735,23 @@ def test_guess_into_a_mine_loses_with_the_tutor(own_server: Server) -> None:
     assert all(has(before.mine_mask, layout, tuple(c)) for c in tutor["mine"])
     (stats,) = client.get("/api/stats").ok()["stats"]
     assert (stats["played"], stats["won"], stats["guesses_per_game"]) == (1, 0, 1.0)
+
+
+def test_a_guess_when_only_mines_are_provable_gets_no_tutor(own_server: Server) -> None:
+    """The tutor speaks of a safe cell the player could have opened: when the position proves
+    only mines, a guess was needed and nothing is said (it used to show the mines)."""
+    server, client = own_server, own_server.client()
+    for _ in range(200):
+        view = started(client, server, guess_free=False)
+        layout = server.layout(view["id"])
+        assert layout is not None
+        analysis = analysis_of(view)
+        if view["state"] == "playing" and analysis.mine_mask and not analysis.safe_mask:
+            break
+    else:
+        pytest.fail("no random beginner game proves only mines after its first click")
+    reply = client.move(view["id"], "open", unproven(view, layout, mine=False)[0])
+    assert reply["guess"] is True and reply["tutor"] is None
 
 
 def _chordable(view: JSON) -> Cell | None:

@@ -7,19 +7,25 @@ Screenshots go to ``MINEPROOF_SCREENSHOTS`` when set, else to the test's tempora
 
 from __future__ import annotations
 
+import itertools
 import os
+import re
+import secrets
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page, Request, Route, sync_playwright
 
 from mineproof.analysis import analyze
 from mineproof.board import Board, Layout, iter_bits
 from mineproof.game import Game
 from mineproof.web import App, Games, Store
 from mineproof.web.server import allowed_hosts, make_server, serve_in_thread
+from mineproof.web.work import first_layout
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -43,9 +49,25 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     kept.close()
 
 
+class Seeds:
+    """The seeds of new games' layouts: those a test queued, else random ones."""
+
+    def __init__(self) -> None:
+        self.queued: list[str] = []
+
+    def __call__(self) -> str:
+        return self.queued.pop(0) if self.queued else secrets.token_hex(16)
+
+
 @pytest.fixture(scope="module")
-def base_url(store: Store) -> Iterator[str]:
-    server = make_server(App(Games(store), allowed_hosts("127.0.0.1")), "127.0.0.1", 0, True)
+def seeds() -> Seeds:
+    return Seeds()
+
+
+@pytest.fixture(scope="module")
+def base_url(store: Store, seeds: Seeds) -> Iterator[str]:
+    games = Games(store, seeds=seeds)
+    server = make_server(App(games, allowed_hosts("127.0.0.1")), "127.0.0.1", 0, True)
     stop = serve_in_thread(server)
     yield f"http://127.0.0.1:{server.server_address[1]}/"
     stop()
@@ -59,27 +81,71 @@ def browser() -> Iterator[Browser]:
         b.close()
 
 
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+    "device_scale_factor": 2,
+}
+
+
+class Opened:
+    """Pages opened by a test, each checked for JavaScript errors when the test ends."""
+
+    def __init__(self, browser: Browser, base_url: str) -> None:
+        self.browser = browser
+        self.base_url = base_url
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def __call__(
+        self, device: dict[str, Any] = DESKTOP, path: str = "", clock: bool = False, **options: Any
+    ) -> Page:
+        """Open the page (at ``path``) in a new browser context, wait until it is ready and
+        return it; ``clock`` installs Playwright's fake clock first."""
+        # The page's CSP forbids eval; Playwright's wait_for_function needs it, so tests bypass
+        # it.
+        context = self.browser.new_context(locale="en-US", bypass_csp=True, **{**device, **options})
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        if clock:
+            page.clock.install()
+        page.goto(self.base_url + path)
+        page.wait_for_selector("body[data-ready=true]")
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
 @pytest.fixture
-def page(browser: Browser, base_url: str) -> Iterator[Page]:
-    # The page's CSP forbids eval; Playwright's wait_for_function needs it, so tests bypass it.
-    context = browser.new_context(
-        viewport={"width": 1280, "height": 900}, locale="en-US", bypass_csp=True
-    )
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(base_url)
-    page.wait_for_selector("body[data-ready=true]")
-    yield page
-    context.close()
-    assert errors == [], f"JavaScript errors on the page: {errors}"
+def open_page(browser: Browser, base_url: str) -> Iterator[Opened]:
+    opened = Opened(browser, base_url)
+    yield opened
+    opened.close()
+    assert opened.errors == [], f"JavaScript errors on the page: {opened.errors}"
 
 
-def _shot(page: Page, name: str, tmp_path: Path) -> Path:
+@pytest.fixture
+def page(open_page: Opened) -> Page:
+    """The page on a 1280x800 desktop screen."""
+    return open_page()
+
+
+@pytest.fixture
+def phone(open_page: Opened) -> Page:
+    """The page on a 390x844 touch screen."""
+    return open_page(PHONE)
+
+
+def _shot(page: Page, name: str, tmp_path: Path, full_page: bool = True) -> Path:
     folder = Path(os.environ.get("MINEPROOF_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     return path
 
@@ -113,6 +179,17 @@ def _start(page: Page, level: str, x: int, y: int) -> None:
     _wait_move(page, 0)
 
 
+def _whole_hint(page: Page) -> None:
+    """Press Hint until the hint's conclusion is marked (its third stage, or at once for a
+    guess)."""
+    page.click("#hint")
+    page.wait_for_selector("#message[data-stage]:not([data-stage=''])")
+    while (stage := page.get_attribute("#message", "data-stage")) != "3":
+        page.click("#hint")
+        page.wait_for_function(f"document.querySelector('#message').dataset.stage !== '{stage}'")
+    page.wait_for_selector("#board .hint-safe, #board .hint-mine, #board .safest")
+
+
 def _play_with_hints(page: Page, width: int, height: int) -> int:
     """Open the centre, then only cells the hint proves safe (flagging proven mines by right
     click) until the game is won; return the number of hints used."""
@@ -121,8 +198,7 @@ def _play_with_hints(page: Page, width: int, height: int) -> int:
     hints = 0
     while page.get_attribute("#board", "data-game-state") == "playing":
         before = _moves(page)
-        page.click("#hint")
-        page.wait_for_selector("#board .hint-safe, #board .hint-mine, #board .safest")
+        _whole_hint(page)
         hints += 1
         assert page.locator("#board .safest").count() == 0, "a guess-free board needed a guess"
         safe = page.locator("#board .hint-safe")
@@ -153,6 +229,13 @@ def test_a_guess_free_game_is_won_by_following_the_hints(
     assert page.locator("#board .cell[data-state=covered]").count() == 0
     assert "cleared the board" in page.inner_text("#message")
     _shot(page, f"won-{level}", tmp_path)
+    # The win is said in the language chosen afterwards too.
+    page.select_option("#lang", "fr")
+    page.wait_for_function(
+        "document.querySelector('#message').innerText.includes('Vous avez déminé la grille')"
+    )
+    assert page.inner_text("#state") == "Gagné !"
+    page.select_option("#lang", "en")
     page.click("#tab-stats")
     row = page.locator("#stats-table tbody tr", has_text=level.capitalize())
     page.wait_for_selector("#stats-table tbody tr")
@@ -160,31 +243,47 @@ def test_a_guess_free_game_is_won_by_following_the_hints(
     assert row.locator("td").nth(3).inner_text() == "1"  # won
 
 
-def test_a_player_who_never_flags_is_always_shown_a_cell_to_open(
+def test_a_player_who_never_flags_is_shown_the_hint_in_stages_up_to_a_cell_to_open(
     page: Page, tmp_path: Path
 ) -> None:
     """Hints in play lead to a click: when the first deductions prove only mines, the page shows
-    every step (the mines marked) up to the one that proves a safe cell."""
+    every step (the mines marked) up to the one that proves a safe cell. Each hint comes in
+    three presses: where to look (the premises), why (the text), what (the cells marked)."""
     _new_game(page, "beginner")
     page.click(_cell(page, "board", 4, 4))
     _wait_move(page, 0)
     chains = 0
+    asked: list[Request] = []
+    page.on("request", lambda request: asked.append(request) if "/hint" in request.url else None)
     while page.get_attribute("#board", "data-game-state") == "playing":
         before = _moves(page)
+        asked_before = len(asked)
         with page.expect_response(lambda r: "/hint" in r.url) as reply:
             page.click("#hint")
         data = reply.value.json()
-        page.wait_for_selector("#board .hint-safe")
         steps = data["steps"]
         assert steps and steps[-1]["safe"], "a hint in play leads to a cell to open"
+        premises = {tuple(c) for step in steps for c in step["premises"]}
+        # 1: where to look: the premises outlined, nothing concluded, no reason yet.
+        page.wait_for_selector("#board .premise")
+        assert _marked(page, "premise") == premises
+        assert page.locator("#board .hint-safe, #board .hint-mine").count() == 0
+        assert page.inner_text("#message").startswith("Hint 1 of 3")
+        assert "Look at the outlined numbers" in page.inner_text("#message")
+        assert steps[0]["text"] not in page.inner_text("#message")
+        # 2: why: every step's text.
+        page.click("#hint")
+        page.wait_for_function("document.querySelector('#message').innerText.startsWith('Hint 2')")
         text = page.inner_text("#message")
         for step in steps:
             assert step["text"] in text
-        for step in steps[:-1]:
-            for x, y in step["mine"]:
-                assert "hint-mine" in (
-                    page.get_attribute(_cell(page, "board", x, y), "class") or ""
-                )
+        assert page.locator("#board .hint-safe, #board .hint-mine").count() == 0
+        # 3: what: the cells concluded, marked.
+        page.click("#hint")
+        page.wait_for_selector("#board .hint-safe")
+        assert _marked(page, "hint-safe") == {tuple(c) for step in steps for c in step["safe"]}
+        assert _marked(page, "hint-mine") == {tuple(c) for step in steps for c in step["mine"]}
+        assert len(asked) == asked_before + 1, "the three stages come from one answer"
         if len(steps) > 1:
             chains += 1
             if chains == 1:
@@ -194,6 +293,17 @@ def test_a_player_who_never_flags_is_always_shown_a_cell_to_open(
         _wait_move(page, before)
     assert page.get_attribute("#board", "data-game-state") == "won"
     assert chains > 0, "never flagging, some hint had to prove a mine first"
+
+
+def _marked(page: Page, mark: str) -> set[tuple[int, int]]:
+    cells = page.locator(f"#board .cell.{mark}")
+    return {
+        (
+            int(cells.nth(k).get_attribute("data-x") or 0),
+            int(cells.nth(k).get_attribute("data-y") or 0),
+        )
+        for k in range(cells.count())
+    }
 
 
 def test_right_click_flags_and_unflags(page: Page) -> None:
@@ -278,8 +388,7 @@ def test_keyboard_moves_the_cursor_and_opens(page: Page) -> None:
 
 def test_the_language_switch_translates_the_page_and_the_hint(page: Page, tmp_path: Path) -> None:
     _start(page, "beginner", 4, 4)
-    page.click("#hint")
-    page.wait_for_selector("#board .hint-safe, #board .hint-mine")
+    _whole_hint(page)
     english = page.inner_text("#message")
     page.select_option("#lang", "fr")
     page.wait_for_function("document.documentElement.lang === 'fr'")
@@ -287,7 +396,7 @@ def test_the_language_switch_translates_the_page_and_the_hint(page: Page, tmp_pa
         f"document.querySelector('#message').innerText !== {english!r}", timeout=10_000
     )
     assert page.inner_text("#hint") == "Indice"
-    assert page.inner_text("#message").startswith("Niveau")
+    assert page.inner_text("#message").startswith("Indice 3 sur 3 · Niveau")
     _shot(page, "hint-fr", tmp_path)
     page.select_option("#lang", "ja")
     page.wait_for_function("document.documentElement.lang === 'ja'")
@@ -303,6 +412,20 @@ def test_probabilities_show_on_every_covered_cell(page: Page, tmp_path: Path) ->
     covered = page.locator("#board .cell[data-state=covered]").count()
     assert page.locator("#board .cell[data-state=covered] .p").count() == covered
     _shot(page, "probabilities", tmp_path)
+    # The heat map reads in order by lightness alone (so with any colour vision): the higher
+    # the probability, the darker the cell, and its figure stays readable (4.5:1).
+    shown = page.evaluate(
+        """() => [...document.querySelectorAll('#board .cell[data-state=covered]')].map(
+          (c) => [c.textContent, getComputedStyle(c).backgroundColor, getComputedStyle(c).color])"""
+    )
+    by_percent: dict[int, tuple[float, float]] = {}
+    for text, background, ink in shown:
+        percent = int(text.strip("<>"))
+        by_percent[percent] = (_luminance(background), _luminance(ink))
+    assert len(by_percent) >= 3
+    ordered = [by_percent[k] for k in sorted(by_percent)]
+    assert all(a[0] >= b[0] for a, b in itertools.pairwise(ordered))
+    assert all(_contrast(bg, ink) >= 4.5 for bg, ink in ordered)
 
 
 def test_the_analysis_board_loads_edits_and_explains(page: Page, tmp_path: Path) -> None:
@@ -320,7 +443,7 @@ def test_the_analysis_board_loads_edits_and_explains(page: Page, tmp_path: Path)
     # Editing: a click cycles covered -> 0 ...; a 0 beside a forced mine is a contradiction.
     page.click(_cell(page, "editor", 0, 2))
     page.wait_for_selector("#analysis-result[data-state=error]")
-    assert "no arrangement" in page.inner_text("#analysis-result")
+    assert page.inner_text("#analysis-result").startswith("No arrangement of mines fits")
     assert page.locator("#editor .conflict").count() >= 1
     page.click(_cell(page, "editor", 0, 2), button="right")  # back to covered... via the cycle
     page.wait_for_function(
@@ -348,3 +471,517 @@ def test_a_loss_shows_the_mines(page: Page) -> None:
 
 def test_installed_browser_is_the_debian_one() -> None:
     assert shutil.which("chromium") == CHROMIUM or Path(CHROMIUM).exists()
+
+
+# --- bugs of issue 14, each fixed with this test -----------------------------------------
+
+
+def _only_mines_seed() -> str:
+    """Return a seed whose random beginner board, opened at E5, proves only mines."""
+    for k in range(20_000):
+        seed = f"only-mines-{k}"
+        game = Game(Layout(Board(9, 9), first_layout(9, 9, 10, False, seed, 4, 4)))
+        game.reveal(4, 4)
+        if not game.is_over:
+            analysis = analyze(game.position())
+            if analysis.mine_mask and not analysis.safe_mask:
+                return seed
+    pytest.fail("no seed gives a beginner board that proves only mines after its opening")
+
+
+def test_the_tutor_is_silent_when_only_mines_were_provable(
+    page: Page, store: Store, seeds: Seeds
+) -> None:
+    seeds.queued.append(_only_mines_seed())
+    _new_game(page, "beginner", guess_free=False)
+    page.click(_cell(page, "board", 4, 4))
+    _wait_move(page, 0)
+    row = store.load(page.get_attribute("#board", "data-game") or "")
+    assert row is not None and row.layout is not None
+    game = Game(Layout(Board(9, 9), int(row.layout, 16)))
+    game.reveal(4, 4)
+    analysis = analyze(game.position())
+    guess = next(
+        i
+        for i in iter_bits(game.position().covered_mask)
+        if not game.layout.is_mine(i) and not analysis.mine_mask >> i & 1
+    )
+    # Nothing is safe: the hint's steps prove mines, then it names the best player's pick.
+    with page.expect_response(lambda r: "/hint" in r.url) as hint_reply:
+        _whole_hint(page)
+    best = hint_reply.value.json()["best"]
+    assert best is not None
+    page.wait_for_selector("#board .best")
+    assert page.locator("#board .hint-mine").count() >= 1
+    assert _marked(page, "best") == {tuple(best["cell"])}
+    assert page.locator("#board .safest").count() >= 1
+    assert best["text"] in page.inner_text("#message")
+    with page.expect_response(lambda r: "/open" in r.url) as reply:
+        page.click(_cell(page, "board", *game.board.xy(guess)))
+    assert reply.value.json()["guess"] is True
+    _wait_move(page, 1)
+    assert page.locator("#message.tutor").count() == 0
+    assert page.locator("#board .hint-mine, #board .hint-safe").count() == 0
+
+
+def test_empty_board_of_a_larger_size_drops_the_old_analysis(page: Page) -> None:
+    page.click("#tab-analysis")
+    page.fill("#paste", "4x3x3\n001H\n112H\nHHHH\n")
+    page.click("#load-paste")
+    page.wait_for_selector("#analysis-result[data-state=ok]")
+    page.fill("#edit-width", "10")
+    page.fill("#edit-height", "12")
+    page.fill("#edit-mines", "12")
+    page.click("#editor-size button[type=submit]")
+    page.wait_for_function(
+        "document.querySelector('#analysis-result').innerText.startsWith('1')"
+        " && document.querySelectorAll('#editor .cell').length === 120"
+    )
+    # 12 mines in 120 covered cells: 10 % each, the new size's analysis everywhere.
+    assert page.inner_text(_cell(page, "editor", 9, 11)) == "10"
+    assert page.locator("#editor .cell .p", has_text="10").count() == 120
+
+
+def test_the_clock_never_goes_back(open_page: Opened) -> None:
+    page = open_page(clock=True)
+    _start(page, "beginner", 4, 4)
+    page.clock.run_for(6_000)
+    assert int(page.inner_text("#timer")) >= 5
+    page.check("#show-probabilities")
+    page.wait_for_selector("#board .cell .p")
+    assert int(page.inner_text("#timer")) >= 5
+    page.select_option("#lang", "de")
+    page.wait_for_function("document.documentElement.lang === 'de'")
+    assert int(page.inner_text("#timer")) >= 5
+
+
+def test_a_language_switch_translates_server_errors(page: Page) -> None:
+    page.click("#tab-analysis")
+    page.fill("#paste", "4x3x3\n001H\n11XH\nHHHH\n")
+    page.click("#load-paste")
+    page.wait_for_selector("#analysis-result[data-state=error]")
+    english = page.inner_text("#analysis-result")
+    assert english.startswith("Line 3") and "position" in english
+    page.select_option("#lang", "fr")
+    page.wait_for_function("document.documentElement.lang === 'fr'")
+    page.wait_for_function(
+        "document.querySelector('#analysis-result').innerText.startsWith('Ligne 3')"
+    )
+    assert page.inner_text("#tab-analysis") == "Analyse"
+    # A position no arrangement fits: the server's 422, in French from the start.
+    page.fill("#paste", "4x1x2\n1H1H\n")
+    page.click("#load-paste")
+    page.wait_for_function(
+        "document.querySelector('#analysis-result').innerText.startsWith('Aucune disposition')"
+    )
+
+
+def test_a_server_out_of_reach_is_said_so_and_the_game_goes_on(page: Page) -> None:
+    _new_game(page, "beginner")
+    page.route("**/api/games/*/open", lambda route: route.abort())
+    page.click(_cell(page, "board", 4, 4))
+    page.wait_for_selector("#message.error")
+    text = page.inner_text("#message")
+    assert text.startswith("The server does not answer") and "fetch" not in text
+    page.unroute("**/api/games/*/open")
+    page.click(_cell(page, "board", 4, 4))
+    _wait_move(page, 0)
+    assert page.get_attribute("#board", "data-game-state") == "playing"
+
+
+def test_a_long_first_click_shows_progress_and_can_be_cancelled(page: Page) -> None:
+    held: list[Route] = []
+    page.route("**/api/games/*/open", lambda route: held.append(route))  # never answered
+    page.select_option("#level", "custom")
+    page.fill("#custom-width", "30")
+    page.fill("#custom-height", "30")
+    page.fill("#custom-mines", "250")
+    _new_game(page, "custom")
+    page.click(_cell(page, "board", 15, 15))
+    page.wait_for_selector("#progress:not([hidden])")
+    assert page.inner_text("#progress-text").startswith("Drawing a guess-free board")
+    page.click("#cancel")
+    page.wait_for_selector("#progress", state="hidden")
+    assert page.inner_text("#message").startswith("Cancelled: the game has not started")
+    assert page.get_attribute("#board", "data-game-state") == "new"
+    assert held, "the first click was sent"
+
+
+def test_a_click_on_a_big_board_redraws_only_what_changed(page: Page) -> None:
+    page.select_option("#level", "custom")
+    page.fill("#custom-width", "100")
+    page.fill("#custom-height", "100")
+    page.fill("#custom-mines", "1000")
+    _new_game(page, "custom", guess_free=False)
+    page.click(_cell(page, "board", 50, 50))
+    _wait_move(page, 0)
+    page.check("#show-probabilities")
+    page.wait_for_selector("#board .cell .p")
+    safe = page.locator("#board .cell[data-state=covered] .p", has_text=re.compile("^0$")).first
+    target = safe.locator("xpath=..")
+    x, y = int(target.get_attribute("data-x") or 0), int(target.get_attribute("data-y") or 0)
+    page.evaluate(
+        """() => {
+        window.touched = new Set();
+        new MutationObserver((records) => {
+          for (const r of records) {
+            const cell = (r.target.closest ? r.target : r.target.parentElement).closest('.cell');
+            if (cell) window.touched.add(cell.id);
+          }
+        }).observe(document.querySelector('#board'),
+                   { subtree: true, attributes: true, childList: true, characterData: true });
+      }"""
+    )
+    before = _moves(page)
+    with page.expect_response(lambda r: "/probabilities" in r.url):
+        page.click(_cell(page, "board", x, y))
+    _wait_move(page, before)
+    page.wait_for_timeout(100)
+    touched = page.evaluate("window.touched.size")
+    assert 1 <= touched < 1000, f"{touched} of 10,000 cells redrawn for one click"
+
+
+def test_n_asks_before_leaving_a_game_in_progress(page: Page) -> None:
+    _start(page, "beginner", 4, 4)
+    game = page.get_attribute("#board", "data-game")
+    page.focus("#board")
+    page.keyboard.press("n")
+    page.wait_for_selector("#confirm[open]")
+    page.click("#confirm-no")
+    page.wait_for_selector("#confirm", state="hidden")
+    assert page.get_attribute("#board", "data-game") == game
+    page.focus("#board")
+    page.keyboard.press("n")
+    page.click("#confirm-yes")
+    page.wait_for_function(f"document.querySelector('#board').dataset.game !== '{game}'")
+    assert page.get_attribute("#board", "data-game-state") == "new"
+
+
+# --- phones and big boards ------------------------------------------------------------------
+
+IN_VIEW = """(cells) => {
+  const wrap = document.querySelector('#board').parentElement;
+  const box = wrap.getBoundingClientRect();
+  const corner = document.querySelector('#board .corner');
+  const [lw, lh] = [corner.offsetWidth, corner.offsetHeight];
+  const out = [];
+  for (const [x, y] of cells) {
+    const r = document.querySelector(`#board .cell[data-x="${x}"][data-y="${y}"]`)
+      .getBoundingClientRect();
+    const inside = r.left >= box.left + lw - 1 && r.right <= box.left + wrap.clientWidth + 1
+      && r.top >= box.top + lh - 1 && r.bottom <= box.top + wrap.clientHeight + 1
+      && r.left >= -1 && r.top >= -1 && r.right <= innerWidth + 1 && r.bottom <= innerHeight + 1;
+    if (!inside) out.push([x, y, Math.round(r.left), Math.round(r.top)]);
+  }
+  return out;
+}"""
+
+
+def _marked_cells(page: Page) -> list[list[int]]:
+    return [
+        [int(c.get_attribute("data-x") or 0), int(c.get_attribute("data-y") or 0)]
+        for c in page.locator(
+            "#board .premise, #board .hint-safe, #board .hint-mine, #board .safest, #board .best"
+        ).all()
+    ]
+
+
+def test_an_expert_game_on_a_phone_shows_every_hint_on_the_screen(
+    phone: Page, tmp_path: Path
+) -> None:
+    """On a 390x844 touch screen the expert board is wider than the screen: every stage of
+    every hint brings its cells into view (zooming out when they do not fit)."""
+    _new_game(phone, "expert")
+    labels = phone.locator("#board .col-label").all_inner_texts()
+    assert labels[0] == "A" and labels[25:] == ["Z", "AA", "AB", "AC", "AD"]
+    assert phone.locator("#board .row-label").all_inner_texts() == [str(n) for n in range(1, 17)]
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, "the page itself does not scroll sideways"
+    phone.tap(_cell(phone, "board", 15, 8))
+    _wait_move(phone, 0)
+    shown = 0
+    for n in range(12):
+        if phone.get_attribute("#board", "data-game-state") != "playing":
+            break
+        before = _moves(phone)
+        for stage in (1, 2, 3):
+            phone.tap("#hint")
+            phone.wait_for_function(
+                f"document.querySelector('#message').dataset.stage === '{stage}'"
+            )
+            cells = _marked_cells(phone)
+            assert cells
+            assert phone.evaluate(IN_VIEW, cells) == [], f"hint {n + 1}, stage {stage}"
+            # Its words too, under the board.
+            assert phone.evaluate(
+                "(() => { const r = document.querySelector('#message').getBoundingClientRect();"
+                " return r.top >= 0 && r.bottom <= innerHeight; })()"
+            ), f"hint {n + 1}, stage {stage}: the words are off the screen"
+            shown += 1
+            if n == 2 and stage == 1:
+                _shot(phone, "phone-hint-where", tmp_path, full_page=False)
+            if n == 2 and stage == 3:
+                _shot(phone, "phone-hint-what", tmp_path, full_page=False)
+        safe = phone.locator("#board .hint-safe")
+        mine = phone.locator("#board .hint-mine")
+        if safe.count():
+            safe.first.tap()
+        else:
+            mine.first.click(button="right")
+        _wait_move(phone, before)
+    assert shown >= 30
+    assert phone.get_attribute("#board", "data-game-state") == "playing"
+
+
+def _gesture(page: Page, tracks: list[list[tuple[float, float]]]) -> None:
+    """Touch the screen with one finger per track, move them along their tracks together and
+    lift them (real touch events, through the browser's input)."""
+    cdp = page.context.new_cdp_session(page)
+
+    def send(kind: str, k: int) -> None:
+        points = [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(t[k] for t in tracks)]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    send("touchStart", 0)
+    for k in range(1, len(tracks[0])):
+        send("touchMove", k)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_a_board_is_zoomed_by_pinch_and_buttons_and_panned_by_a_finger(phone: Page) -> None:
+    _start(phone, "expert", 15, 8)
+    size = int(phone.get_attribute("#board", "data-cell") or 30)
+    box = phone.locator(".board-wrap").first.bounding_box()
+    assert box is not None
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    # Two fingers apart: bigger cells.
+    left = [(cx - 40 - 12 * k, cy) for k in range(6)]
+    right = [(cx + 40 + 12 * k, cy) for k in range(6)]
+    _gesture(phone, [left, right])
+    bigger = int(phone.get_attribute("#board", "data-cell") or 0)
+    assert bigger > size
+    # The buttons: out, then fit the whole board on the screen.
+    phone.tap(".zoom-out")
+    assert int(phone.get_attribute("#board", "data-cell") or 0) < bigger
+    phone.tap(".zoom-fit")
+    corners = [[0, 0], [29, 15]]
+    assert phone.evaluate(IN_VIEW, corners) == []
+    # One finger drags the board: it scrolls, and opens nothing.
+    phone.tap(".zoom-in")
+    phone.tap(".zoom-in")
+    phone.tap(".zoom-in")
+    before = phone.evaluate("document.querySelector('.board-wrap').scrollLeft")
+    moves = _moves(phone)
+    _gesture(phone, [[(cx + 100 - 20 * k, cy) for k in range(8)]])
+    after = phone.evaluate("document.querySelector('.board-wrap').scrollLeft")
+    assert after > before
+    phone.wait_for_timeout(600)
+    assert _moves(phone) == moves
+
+
+# --- accessibility ------------------------------------------------------------------------
+
+
+def _rgb(css: str) -> tuple[float, float, float]:
+    r, g, b = (float(v) for v in re.findall(r"[\d.]+", css)[:3])
+    return r, g, b
+
+
+def _linear(c: float) -> float:
+    c /= 255
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+def _luminance(css: str) -> float:
+    r, g, b = (_linear(c) for c in _rgb(css))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(a: float, b: float) -> float:
+    hi, lo = max(a, b), min(a, b)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+# Colour vision deficiency on linear RGB, severity 1 (Machado, Oliveira and Fernandes, 2009).
+CVD = {
+    "protanopia": (
+        (0.152286, 1.052583, -0.204868),
+        (0.114503, 0.786281, 0.099216),
+        (-0.003882, -0.048116, 1.051998),
+    ),
+    "deuteranopia": (
+        (0.367322, 0.860646, -0.227968),
+        (0.280085, 0.672501, 0.047413),
+        (-0.011820, 0.042940, 0.968881),
+    ),
+    "tritanopia": (
+        (1.255528, -0.076749, -0.178779),
+        (-0.078411, 0.930809, 0.147602),
+        (0.004733, 0.691367, 0.303900),
+    ),
+    "typical": ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+}
+
+
+def _lab(css: str, vision: str) -> tuple[float, float, float]:
+    """Return the CIELAB colour ``css`` is seen as with ``vision``."""
+    rgb = [_linear(c) for c in _rgb(css)]
+    r, g, b = (
+        max(0.0, min(1.0, sum(m * c for m, c in zip(row, rgb, strict=True)))) for row in CVD[vision]
+    )
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+NUMBER_COLOURS = """() => {
+  const row = document.querySelector('#board .row:nth-child(2)');
+  const out = [];
+  for (let n = 1; n <= 8; n++) {
+    const probe = document.createElement('div');
+    probe.className = 'cell';
+    probe.dataset.state = 'open';
+    probe.dataset.n = n;
+    row.appendChild(probe);
+    out.push([getComputedStyle(probe).color, getComputedStyle(probe).backgroundColor]);
+    probe.remove();
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_numbers_read_apart_with_any_colour_vision(
+    open_page: Opened, scheme: str, tmp_path: Path
+) -> None:
+    page = open_page(color_scheme=scheme)
+    _start(page, "expert", 15, 8)
+    if scheme == "dark":
+        assert _luminance(page.evaluate("getComputedStyle(document.body).backgroundColor")) < 0.05
+        _shot(page, "dark", tmp_path)
+    colours = page.evaluate(NUMBER_COLOURS)
+    for ink, background in colours:
+        assert _contrast(_luminance(ink), _luminance(background)) >= 4.5, (ink, background)
+    for vision in CVD:
+        seen = [_lab(ink, vision) for ink, _ in colours]
+        for i in range(8):
+            for j in range(i):
+                distance = sum((a - b) ** 2 for a, b in zip(seen[i], seen[j], strict=True)) ** 0.5
+                assert distance >= 20, f"{j + 1} and {i + 1} look alike with {vision}"
+
+
+def _axe(page: Page, where: str) -> list[str]:
+    """Return the serious and critical violations axe-core finds on the page as it is (its
+    script ships in the package: no network)."""
+    results = Axe().run(page)
+    return [
+        f"{where}: {v['id']} ({v['impact']}): {v['nodes'][0]['target']}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def test_no_serious_accessibility_violation_on_any_view(open_page: Opened) -> None:
+    """axe-core (axe-playwright-python) on every view, on a desktop and a phone, light and
+    dark: no serious or critical violation."""
+    found: list[str] = []
+    page = open_page()
+    _start(page, "beginner", 4, 4)
+    _whole_hint(page)
+    found += _axe(page, "play, a hint")
+    page.check("#show-probabilities")
+    page.wait_for_selector("#board .cell .p")
+    found += _axe(page, "play, probabilities")
+    page.focus("#board")
+    page.keyboard.press("n")
+    page.wait_for_selector("#confirm[open]")
+    found += _axe(page, "new game question")
+    page.keyboard.press("Escape")
+    page.click("#tab-analysis")
+    page.fill("#paste", "4x3x3\n001H\n112H\nHHHH\n")
+    page.click("#load-paste")
+    page.wait_for_selector("#analysis-result[data-state=ok]")
+    found += _axe(page, "analysis")
+    page.click("#tab-stats")
+    page.wait_for_selector("#stats-table")
+    found += _axe(page, "statistics")
+    phone = open_page(PHONE, color_scheme="dark")
+    _start(phone, "expert", 15, 8)
+    found += _axe(phone, "phone, dark")
+    assert found == []
+
+
+def test_cells_are_named_and_moves_announced_but_not_the_clock(page: Page) -> None:
+    _start(page, "beginner", 4, 4)
+    grid = page.locator("#board")
+    assert grid.get_attribute("role") == "grid"
+    assert page.locator("#board > [role=row]").count() == 10  # the letters, then 9 rows
+    assert page.get_attribute(_cell(page, "board", 4, 4), "aria-label") == "E5, 0"
+    x, y = _first_covered(page)
+    name = f"{chr(65 + x)}{y + 1}"
+    assert page.get_attribute(_cell(page, "board", x, y), "aria-label") == f"{name}, covered"
+    page.click(_cell(page, "board", x, y), button="right")
+    _wait_move(page, 1)
+    assert page.get_attribute(_cell(page, "board", x, y), "aria-label") == f"{name}, flagged"
+    assert page.inner_text("#announce") == f"{name} flagged."
+    live = "[aria-live]:not([aria-live=off]), [role=status], [role=alert], [role=log], [role=timer]"
+    assert page.evaluate(f"document.querySelector('#timer').closest('{live}')") is None
+    assert page.evaluate(f"document.querySelector('#announce').matches('{live}')")
+    # Every key the page answers is in the help.
+    keys = page.locator("#keys kbd").all_inner_texts()
+    for key in ["F", "H", "P", "N", "+", "0", "Space", "Enter", "\u2190"]:
+        assert key in keys
+
+
+def test_tabs_move_with_the_arrow_keys(page: Page) -> None:
+    page.focus("#tab-play")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.id") == "tab-analysis"
+    assert page.get_attribute("#tab-analysis", "aria-selected") == "true"
+    assert page.is_visible("#analysis") and not page.is_visible("#play")
+    page.keyboard.press("End")
+    assert page.evaluate("document.activeElement.id") == "tab-stats"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.id") == "tab-play"
+    assert page.get_attribute("#tab-analysis", "tabindex") == "-1"
+
+
+def test_every_game_has_its_own_address(open_page: Opened, page: Page) -> None:
+    _start(page, "beginner", 4, 4)
+    game = page.get_attribute("#board", "data-game")
+    assert page.url.endswith(f"/?game={game}")
+    cells = page.locator("#board .cell").evaluate_all("(cs) => cs.map((c) => c.dataset.state)")
+    # A second tab (another browser, even: nothing saved there) opens the same game.
+    other = open_page(path=f"?game={game}")
+    assert other.get_attribute("#board", "data-game") == game
+    assert (
+        other.locator("#board .cell").evaluate_all("(cs) => cs.map((c) => c.dataset.state)")
+        == cells
+    )
+    # A move there shows here when this tab comes back to the front.
+    x, y = _first_covered(other)
+    other.click(_cell(other, "board", x, y), button="right")
+    _wait_move(other, 1)
+    page.evaluate("window.dispatchEvent(new Event('focus'))")
+    page.wait_for_function(
+        f"document.querySelector('{_cell(page, 'board', x, y)}').dataset.state === 'flag'"
+    )
+    # A reload keeps it; a new game gets its own address, and Back returns to the first.
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.get_attribute("#board", "data-game") == game
+    _new_game(page, "beginner")
+    second = page.get_attribute("#board", "data-game")
+    assert second != game and page.url.endswith(f"?game={second}")
+    page.go_back()
+    page.wait_for_function(f"document.querySelector('#board').dataset.game === '{game}'")
+    # An address no game has: said so, and a new game.
+    lost = open_page(path="?game=nosuchgame0000000000")
+    assert lost.inner_text("#message") == "No game has this address."
+    assert lost.get_attribute("#board", "data-game-state") == "new"

@@ -52,6 +52,8 @@ class Engine:
         # where no pair of clues forced anything (see `_stuck`).
         self.quiet: set[Clue] = set()
         self.paired: set[Clue] = set()
+        # False: where the mine total cannot bind, no exact count after the pairs (see `_stuck`).
+        self.complete = True
         # Cells changed since the last step (its numbers are looked at again) and since the
         # clues were last brought up to date.
         self.dirty = 0
@@ -171,7 +173,9 @@ class Engine:
         reach ``left`` and cannot leave the cells outside them full or empty). The clues of that
         point force nothing, and neither does any connected part of them: a part has more
         arrangements, not fewer. Two clues are tried before the count: they settle most stuck
-        points at a quarter of its cost (see :meth:`_pairs`).
+        points at a quarter of its cost (see :meth:`_pairs`). Unless ``complete``, the count is
+        left out where the total cannot bind: the solve is then quick but not complete (the
+        generator's search, whose boards a complete solve verifies).
         """
         safe, mine = self._pairs(rest)
         if safe | mine:
@@ -189,7 +193,7 @@ class Engine:
             high += min(sum(clue.mines for clue in comp.clues), comp.mask.bit_count())
         outside = (unknown & ~frontier).bit_count()
         if high < left and left - low < outside:
-            if fresh:
+            if fresh and self.complete:
                 safe, mine = forced_by(fresh, unknown)
         else:
             safe, mine = forced_by(rest, unknown, left)

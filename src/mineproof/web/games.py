@@ -48,6 +48,7 @@ __all__ = [
     "LEVELS",
     "MAX_CELLS",
     "MAX_SIDE",
+    "MIN_SIDE",
     "MOVES_PER_CELL",
     "GameNotFound",
     "Games",
@@ -58,6 +59,9 @@ __all__ = [
     "check_size",
     "hint_json",
 ]
+
+MIN_SIDE = 2
+"""The smallest custom board side the web app plays."""
 
 MAX_SIDE = 100
 """The largest custom board side the web app plays."""
@@ -87,7 +91,7 @@ class StoreError(RuntimeError):
 class MoveResult:
     """What a move did: the game's view afterwards, whether the move was a guess (it opened a
     cell that the numbers and the mine total did not prove safe), and, for a guess made while
-    a forced move existed, the hint that shows that move (``tutor``)."""
+    some cell was provably safe, the hint that leads to such a cell (``tutor``)."""
 
     view: dict[str, Any]
     guess: bool
@@ -168,13 +172,19 @@ def check_size(level: str, width: int, height: int, mines: int) -> tuple[int, in
     if level != "custom":
         raise ArgumentError(f"unknown level {level!r} (expected {', '.join(LEVELS)} or custom)")
     for name, side in (("width", width), ("height", height)):
-        if not 2 <= side <= MAX_SIDE:
-            raise ArgumentError(f"the {name} {side} is outside 2..{MAX_SIDE}", name=name)
+        if not MIN_SIDE <= side <= MAX_SIDE:
+            raise ArgumentError(
+                f"the {name} {side} is outside {MIN_SIDE}..{MAX_SIDE}",
+                name=name,
+                allowed=(MIN_SIDE, MAX_SIDE),
+            )
     room = width * height - min(width, 3) * min(height, 3)
     if not 1 <= mines <= room:
         raise ArgumentError(
             f"{mines} mines do not fit on a {width}x{height} board with an opening first click "
-            f"(1 to {room})"
+            f"(1 to {room})",
+            name="mines",
+            allowed=(1, room) if room else None,
         )
     return width, height, mines
 

@@ -3,18 +3,24 @@ page's static files, an ASGI application served by uvicorn.
 
 Routes (cells are ``[x, y]``, x the column and y the row from the top-left):
 
-- ``GET /`` the page; ``GET /static/NAME`` its files (only those shipped in the package);
-- ``GET /api/meta``: levels, languages, limits;
+- ``GET /`` (and ``GET /?game=ID``, a game's own address) the page; ``GET /static/PATH`` its
+  files (only those shipped in the package: :data:`STATIC`);
+- ``GET /api/meta``: levels, languages (with their names), limits;
+- ``GET /api/strings?lang=L``: every string of the page in ``L`` (from the gettext catalogs);
 - ``POST /api/games`` ``{"level", "width"?, "height"?, "mines"?, "guess_free"?}``: a new game;
 - ``GET /api/games/ID``: the player's view of a game;
 - ``POST /api/games/ID/open|flag|chord`` ``{"x", "y", "lang"?}``: a move; the answer holds the
-  view, ``guess`` and ``tutor`` (the forced move that existed when a guess was made);
+  view, ``guess`` and ``tutor`` (when a guess was made while a safe cell was provable, the hint
+  that leads to it);
 - ``GET /api/games/ID/hint?lang=L``, ``GET /api/games/ID/probabilities``;
 - ``POST /api/analyze`` ``{"text", "mines"?, "trust_flags"?, "lang"?}``: the analysis of a
   pasted or edited position (sides up to 100, as the page's editor), with its next hint;
 - ``GET /api/stats``.
 
-Errors are JSON ``{"error": message}``: 400 for malformed JSON or HTTP, a missing or mistyped
+Errors are JSON ``{"error": message, "kind": name}`` (the kind of error, for a client to say in
+its own words: an error class's ``kind``, or ``request``, ``busy``, ``store``, ``internal``), with
+the error's data where it has some (``clues``; ``line`` and ``column``; ``name`` and
+``allowed``): 400 for malformed JSON or HTTP, a missing or mistyped
 field or a cell outside the board; 404 for an unknown game or path; 405 for a wrong method; 408
 for a body not sent in time; 409 for a move after the end; 413 for a body over 1 MB; 415 for a
 POST that is not JSON; 421 for a request whose Host is not this server (DNS rebinding); 422 for
@@ -45,6 +51,7 @@ import traceback
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from importlib import resources
+from importlib.resources.abc import Traversable
 from types import FrameType
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -52,10 +59,17 @@ from urllib.parse import parse_qs, urlsplit
 import uvicorn
 
 from mineproof import __version__
-from mineproof.errors import InconsistentPositionError, MineproofError, http_status
+from mineproof.errors import (
+    ArgumentError,
+    FormatError,
+    InconsistentPositionError,
+    MineproofError,
+    http_status,
+)
 from mineproof.explain import LANGUAGES
-from mineproof.web.games import LEVELS, MAX_SIDE, Games, StoreError, check_lang
+from mineproof.web.games import LEVELS, MAX_SIDE, MIN_SIDE, Games, StoreError, check_lang
 from mineproof.web.pool import Pool, PoolFull, WorkerError
+from mineproof.web.strings import LANGUAGE_NAMES, page_strings
 from mineproof.web.work import MAX_TEXT, Job, analyze_text
 
 __all__ = [
@@ -95,14 +109,36 @@ class Limits:
 
 MAX_BODY = 1 << 20
 
-STATIC = {
-    "index.html": "text/html; charset=utf-8",
-    "app.js": "text/javascript; charset=utf-8",
-    "style.css": "text/css; charset=utf-8",
-    "i18n.json": "application/json; charset=utf-8",
-    "favicon.svg": "image/svg+xml",
+_CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
 }
-"""The only files served: the page and its assets, read from the installed package."""
+
+
+def _static_files() -> dict[str, str]:
+    """Return the page's files shipped in the package (under ``static/``), by their path
+    there (``js/main.js``), with their content type; files of other types are left out."""
+    found: dict[str, str] = {}
+
+    def walk(folder: Traversable, prefix: str) -> None:
+        for entry in folder.iterdir():
+            name = prefix + entry.name
+            if entry.is_dir():
+                walk(entry, name + "/")
+            elif not entry.name.startswith(".") and "." in entry.name:
+                kind = _CONTENT_TYPES.get("." + entry.name.rsplit(".", 1)[1])
+                if kind is not None:
+                    found[name] = kind
+
+    walk(resources.files("mineproof.web").joinpath("static"), "")
+    return found
+
+
+STATIC = _static_files()
+"""The only files served: the page and its assets (HTML, ES modules, CSS, SVG), found in the
+installed package when the server starts, by path under ``/static/``."""
 
 _SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -129,12 +165,39 @@ class Response:
 
 
 class _BadRequest(Exception):
-    """A request the API refuses, with its status."""
+    """A request the API refuses, with its status (its ``kind``: ``request``, or ``not-found``
+    for a path that names nothing)."""
 
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        headers: dict[str, str] | None = None,
+        kind: str = "request",
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.headers = headers or {}
+        self.kind = kind
+
+
+def _error(status: int, message: str, kind: str, headers: dict[str, str] | None = None) -> Response:
+    """Return an error answer: ``{"error": message, "kind": kind}``."""
+    return _json(status, {"error": message, "kind": kind}, headers)
+
+
+def _error_data(exc: MineproofError) -> dict[str, Any]:
+    """Return the answer to a :class:`MineproofError`: its message, its kind and its data."""
+    data: dict[str, Any] = {"error": str(exc), "kind": exc.kind}
+    if isinstance(exc, InconsistentPositionError):
+        data["clues"] = [list(c) for c in exc.clues]
+    elif isinstance(exc, FormatError):
+        data.update(line=exc.line, column=exc.column)
+    elif isinstance(exc, ArgumentError):
+        data["name"] = exc.name
+        if exc.allowed is not None:
+            data["allowed"] = list(exc.allowed)
+    return data
 
 
 def _json(status: int, data: Any, headers: dict[str, str] | None = None) -> Response:
@@ -245,7 +308,7 @@ class App:
         close = {"Connection": "close"}
         length = headers.get("content-length", "")
         if length.isdigit() and int(length) > MAX_BODY:
-            return _json(413, {"error": f"the body is over {MAX_BODY} bytes"}, close)
+            return _error(413, f"the body is over {MAX_BODY} bytes", "request", close)
         chunks: list[bytes] = []
         size = 0
         try:
@@ -257,13 +320,13 @@ class App:
                     chunk = message.get("body", b"")
                     size += len(chunk)
                     if size > MAX_BODY:
-                        return _json(413, {"error": f"the body is over {MAX_BODY} bytes"}, close)
+                        return _error(413, f"the body is over {MAX_BODY} bytes", "request", close)
                     chunks.append(chunk)
                     if not message.get("more_body", False):
                         return b"".join(chunks)
         except TimeoutError:
             late = f"the body was not sent within {self.limits.body_seconds:g} s"
-            return _json(408, {"error": late}, close)
+            return _error(408, late, "request", close)
 
     # --- routes -----------------------------------------------------------------------------
 
@@ -276,22 +339,19 @@ class App:
             self._check_host(headers.get("host", ""))
             return await self._route(method, target, headers, body)
         except _BadRequest as exc:
-            return _json(exc.status, {"error": str(exc)}, exc.headers)
+            return _error(exc.status, str(exc), exc.kind, exc.headers)
         except PoolFull as exc:
-            return _json(503, {"error": str(exc)}, {"Retry-After": str(exc.retry_after)})
+            return _error(503, str(exc), "busy", {"Retry-After": str(exc.retry_after)})
         except StoreError as exc:
-            return _json(500, {"error": str(exc)})
+            return _error(500, str(exc), "store")
         except MineproofError as exc:  # the status comes from the one table of errors
-            data: dict[str, Any] = {"error": str(exc)}
-            if isinstance(exc, InconsistentPositionError):
-                data["clues"] = [list(c) for c in exc.clues]
-            return _json(http_status(exc), data)
+            return _json(http_status(exc), _error_data(exc))
         except WorkerError as exc:  # a bug in a worker: its traceback, then answer
             sys.stderr.write(f"mineproof: a worker failed:\n{exc}")
-            return _json(500, {"error": "internal error: WorkerError"})
+            return _error(500, "internal error: WorkerError", "internal")
         except Exception as exc:  # a bug: answer, log, keep serving
             traceback.print_exc(file=sys.stderr)
-            return _json(500, {"error": f"internal error: {type(exc).__name__}"})
+            return _error(500, f"internal error: {type(exc).__name__}", "internal")
 
     def _check_host(self, host: str) -> None:
         if self.hosts is None:
@@ -314,6 +374,11 @@ class App:
         if path == "/api/meta":
             self._method(method, "GET")
             return _json(200, self._meta())
+        if path == "/api/strings":
+            self._method(method, "GET")
+            lang = query.get("lang", "en")
+            check_lang(lang)
+            return _json(200, page_strings(lang))
         if path == "/api/stats":
             self._method(method, "GET")
             return _json(200, {"stats": self.games.stats()})
@@ -333,7 +398,7 @@ class App:
             return _json(200, await self._analyze(self._body(headers, body)))
         found = _GAME.match(path)
         if found is None:
-            raise _BadRequest(404, f"no such page {path!r}")
+            raise _BadRequest(404, f"no such page {path!r}", kind="not-found")
         game_id, action = found.groups()
         if action is None:
             self._method(method, "GET")
@@ -381,7 +446,7 @@ class App:
     @staticmethod
     def _static(name: str) -> Response:
         if name not in STATIC:
-            raise _BadRequest(404, f"no such file {name!r}")
+            raise _BadRequest(404, f"no such file {name!r}", kind="not-found")
         data = resources.files("mineproof.web").joinpath("static", name).read_bytes()
         return Response(200, data, STATIC[name], {"Cache-Control": "no-cache"})
 
@@ -391,6 +456,8 @@ class App:
             "version": __version__,
             "levels": {k: {"width": w, "height": h, "mines": m} for k, (w, h, m) in LEVELS.items()},
             "languages": list(LANGUAGES),
+            "language_names": LANGUAGE_NAMES,
+            "min_side": MIN_SIDE,
             "max_side": MAX_SIDE,
         }
 
@@ -484,7 +551,7 @@ class _Deadlines:
 
     def send_400_response(self, msg: str) -> None:
         """Answer a request that cannot be parsed with a JSON error, and close."""
-        response = _json(400, {"error": f"malformed HTTP request: {msg}"}, {"Connection": "close"})
+        response = _error(400, f"malformed HTTP request: {msg}", "request", {"Connection": "close"})
         head = [b"HTTP/1.1 400 Bad Request"]
         head += [k + b": " + v for k, v in _raw_headers(response)]
         self.transport.write(b"\r\n".join(head) + b"\r\n\r\n" + response.body)

@@ -1,0 +1,161 @@
+// The Analysis view: a position pasted or edited by hand, analysed by the server (the forced
+// cells, every mine probability, the number of arrangements, the next hint).
+//
+// Its state is one object, `s`: the edited cells and the last answer for exactly those cells.
+
+import { BoardView, COVERED, FLAG, codeLook } from "./board.js";
+import { t } from "./i18n.js";
+import { showMessage } from "./util.js";
+
+const TEMPLATE = `
+  <div class="columns">
+    <div>
+      <label for="paste" data-i18n="paste_position"></label>
+      <textarea id="paste" rows="8" spellcheck="false"></textarea>
+      <div class="toolbar"><button id="load-paste" type="button" data-i18n="load"></button></div>
+      <form id="editor-size" class="toolbar">
+        <label><span data-i18n="width"></span> <input id="edit-width" type="number" min="1" value="8"></label>
+        <label><span data-i18n="height"></span> <input id="edit-height" type="number" min="1" value="8"></label>
+        <button type="submit" data-i18n="empty_board"></button>
+      </form>
+      <div class="toolbar">
+        <label><span data-i18n="mine_total"></span> <input id="edit-mines" type="number" min="0" value="10"></label>
+        <label class="switch"><input id="trust-flags" type="checkbox"> <span data-i18n="trust_flags"></span></label>
+      </div>
+      <p class="help" data-i18n="edit_help"></p>
+    </div>
+    <div>
+      <div class="board-wrap"><div id="editor" class="board" data-i18n-label="editor"></div></div>
+      <div id="analysis-result" class="message" role="status"></div>
+    </div>
+  </div>
+`;
+
+const CYCLE = [COVERED, 0, 1, 2, 3, 4, 5, 6, 7, 8, FLAG];
+
+export const analysisView = {
+  name: "analysis",
+  tab: "analysis",
+  create(app, panel) {
+    panel.innerHTML = TEMPLATE;
+    const q = (id) => panel.querySelector("#" + id);
+    const s = {
+      width: 8,
+      height: 8,
+      cells: [],       // rows of cell codes (-1 covered, -2 flag, 0-8)
+      result: null,    // the server's analysis of exactly `cells`
+      error: null,     // the server's refusal of `cells`
+      pending: null,   // the timer of the next analysis
+      ticket: 0,       // only the latest request's answer is shown
+    };
+    const board = new BoardView(q("editor"), edit);
+    for (const id of ["edit-width", "edit-height"]) q(id).max = app.meta.max_side;
+
+    function empty(width, height) {
+      s.width = width;
+      s.height = height;
+      s.cells = Array.from({ length: height }, () => Array(width).fill(COVERED));
+      s.result = null;
+      s.error = null;
+      render();
+      schedule();
+    }
+
+    function positionText() {
+      const rows = s.cells.map((row) => row.map((c) => (c === COVERED ? "H" : c === FLAG ? "F" : String(c))).join(""));
+      return `${s.width}x${s.height}x${Number(q("edit-mines").value) || 0}\n${rows.join("\n")}\n`;
+    }
+
+    function edit(kind, x, y) {
+      const at = CYCLE.indexOf(s.cells[y][x]);
+      if (kind === "flag" && board.lastPointer === "touch") {
+        s.cells[y][x] = s.cells[y][x] === FLAG ? COVERED : FLAG;
+      } else if (kind === "back") {
+        s.cells[y][x] = COVERED;
+      } else {
+        const step = kind === "open" ? 1 : CYCLE.length - 1;
+        s.cells[y][x] = CYCLE[(at + step) % CYCLE.length];
+      }
+      s.result = null;
+      s.error = null;
+      render();
+      schedule();
+    }
+
+    function schedule() {
+      clearTimeout(s.pending);
+      s.pending = setTimeout(() => analyse(), 150);
+    }
+
+    async function analyse(text = null) {
+      clearTimeout(s.pending);
+      const ticket = ++s.ticket;
+      const body = { text: text ?? positionText(), lang: app.lang(), trust_flags: q("trust-flags").checked };
+      if (text !== null && text.trim().startsWith("[")) body.mines = Number(q("edit-mines").value) || 0;
+      try {
+        const result = await app.api("POST", "/api/analyze", body);
+        if (ticket !== s.ticket) return;
+        const p = result.position;
+        Object.assign(s, { width: p.width, height: p.height, cells: p.cells, result, error: null });
+        q("edit-width").value = p.width;
+        q("edit-height").value = p.height;
+        q("edit-mines").value = p.mines;
+      } catch (err) {
+        if (ticket !== s.ticket) return;
+        s.result = null;
+        s.error = err;
+      }
+      render();
+    }
+
+    function render() {
+      board.resize(s.width, s.height);
+      const a = s.result && s.result.analysis;
+      const marks = new Map();
+      const add = (cells, cls) => {
+        for (const [x, y] of cells || []) marks.set(x + "," + y, [...(marks.get(x + "," + y) || []), cls]);
+      };
+      if (a) {
+        add(a.safe, "hint-safe");
+        add(a.mine, "hint-mine");
+        add(s.result.hint.premises, "premise");
+      }
+      if (s.error && s.error.data.clues) add(s.error.data.clues, "conflict");
+      board.draw((x, y) => {
+        const code = s.cells[y][x];
+        const extra = { marks: marks.get(x + "," + y) || [] };
+        if (a && code === COVERED) extra.p = a.probabilities[y][x];
+        return codeLook(code, extra);
+      });
+      const box = q("analysis-result");
+      if (a) {
+        const h = s.result.hint;
+        const label = t("arrangements", { n: a.arrangements, safe: a.safe.length, mine: a.mine.length });
+        showMessage(box, { label, text: (h.label ? h.label + " " : "") + h.text });
+        box.dataset.state = "ok";
+      } else if (s.error) {
+        showMessage(box, { text: app.errorText(s.error), kind: "error" });
+        box.dataset.state = "error";
+      } else {
+        delete box.dataset.state;
+      }
+    }
+
+    q("load-paste").addEventListener("click", () => analyse(q("paste").value));
+    q("editor-size").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const side = (id) => Math.max(1, Math.min(app.meta.max_side, Number(q(id).value) || 8));
+      empty(side("edit-width"), side("edit-height"));
+    });
+    q("edit-mines").addEventListener("change", schedule);
+    q("trust-flags").addEventListener("change", schedule);
+    s.cells = Array.from({ length: s.height }, () => Array(s.width).fill(COVERED));
+
+    return {
+      render,
+      show() { if (!s.result && !s.error) schedule(); },
+      // The hint is worded by the server: asked again; an error is worded here.
+      language() { if (s.result) analyse(); else render(); },
+    };
+  },
+};

@@ -1,0 +1,55 @@
+// The page's strings: one table per language, served by the server from its gettext catalogs
+// (GET /api/strings?lang=xx), the one source of every text. Markup names a string by its key
+// in a data-i18n attribute (its text), data-i18n-label (aria-label) or data-i18n-title (title).
+
+let table = {};
+let current = "en";
+
+export function language() { return current; }
+
+export async function loadLanguage(api, lang) {
+  table = await api("GET", `/api/strings?lang=${encodeURIComponent(lang)}`);
+  current = lang;
+  document.documentElement.lang = lang;
+}
+
+// Return the string `key` with its {placeholders} filled from `vars`.
+export function t(key, vars = {}) {
+  let text = table[key] ?? key;
+  for (const [k, v] of Object.entries(vars)) text = text.replaceAll("{" + k + "}", String(v));
+  return text;
+}
+
+// Translate the marked elements under `root`.
+export function translate(root = document) {
+  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of root.querySelectorAll("[data-i18n-title]")) node.title = t(node.dataset.i18nTitle);
+  for (const node of root.querySelectorAll("[data-i18n-label]")) {
+    node.setAttribute("aria-label", t(node.dataset.i18nLabel));
+  }
+}
+
+// Return the words for an error of the API (an ApiError, see api.js), in the page's language:
+// from its kind and data, never the server's English message.
+export function errorText(err) {
+  const d = err.data || {};
+  switch (err.kind) {
+    case "offline": return t("error_offline");
+    case "cancelled": return t("error_cancelled");
+    case "busy": return t("error_busy");
+    case "too-complex": return t("error_too_complex");
+    case "inconsistent": return t("error_inconsistent");
+    case "format":
+      return d.line ? t("error_format_at", { line: d.line, column: d.column ?? 1 }) : t("error_format");
+    case "argument":
+      if (d.allowed && d.name in table) {
+        return t("error_range", { field: t(d.name), lo: d.allowed[0], hi: d.allowed[1] });
+      }
+      break;
+    case "game-over": return t("game_over");
+    case "not-found": return t("error_not_found");
+    case "store": return t("error_store");
+    case "illegal-move": return t("error_move");
+  }
+  return t("error_other", { status: err.status });
+}

@@ -1,0 +1,417 @@
+// The Play view: a game against the server, which keeps the mine layout; this page only ever
+// sees what the player has opened (the mines once the game is over). Every game has its own
+// address, /?game=ID: a reload, a bookmark or a second tab opens that game.
+//
+// Its state is one object, `s`; every change goes through setGame() (a fresh view from the
+// server) or an action, then render() draws the whole view from `s`. Words are drawn from
+// descriptors at render time, so a language switch redraws everything in the new language.
+
+import { BoardView, COVERED, FLAG, cellName, codeLook, look } from "./board.js";
+import { STAGES, hintCells, hintMarks, hintWords, isGuess } from "./hint.js";
+import { t } from "./i18n.js";
+import { el, saved, showMessage } from "./util.js";
+
+const TEMPLATE = `
+  <form id="new-game" class="toolbar">
+    <label><span data-i18n="level">Level</span> <select id="level"></select></label>
+    <span id="custom-size" hidden>
+      <label><span data-i18n="width">Width</span> <input id="custom-width" type="number" value="20"></label>
+      <label><span data-i18n="height">Height</span> <input id="custom-height" type="number" value="20"></label>
+      <label><span data-i18n="mines">Mines</span> <input id="custom-mines" type="number" min="1" value="60"></label>
+    </span>
+    <label class="switch"><input id="guess-free" type="checkbox" checked> <span data-i18n="guess_free">Guess-free board</span></label>
+    <button id="new" type="submit" data-i18n="new_game">New game</button>
+  </form>
+  <div class="status">
+    <span class="counter"><span data-i18n="mines_left">Mines left</span> <output id="mines-left">0</output></span>
+    <span id="state" class="state"></span>
+    <span class="counter"><span data-i18n="time">Time</span> <output id="timer">0</output></span>
+  </div>
+  <div class="toolbar">
+    <button id="hint" type="button" data-i18n="hint">Hint</button>
+    <label class="switch"><input id="show-probabilities" type="checkbox"> <span data-i18n="probabilities">Probabilities</span></label>
+    <label class="switch"><input id="tutor" type="checkbox" checked> <span data-i18n="tutor">Tutor</span></label>
+  </div>
+  <div class="board-wrap"><div id="board" class="board" data-i18n-label="minefield"></div></div>
+  <div id="progress" class="progress" hidden>
+    <progress aria-labelledby="progress-text"></progress> <span id="progress-text"></span>
+    <button id="cancel" type="button" data-i18n="cancel"></button>
+  </div>
+  <div id="message" class="message" role="status" hidden></div>
+  <p class="help" data-i18n="play_help"></p>
+  <h2 class="help" data-i18n="keys"></h2>
+  <dl id="keys" class="keys help"></dl>
+`;
+
+// Every key of the page, as the help lists it: the keys (a string key names a translated key
+// name) and what they do. The board handles the first ones (board.js), this view H, P and N,
+// the tab list its arrows (main.js).
+const SHORTCUTS = [
+  [["\u2190", "\u2191", "\u2192", "\u2193"], "key_move"],
+  [[{ name: "key_space" }, { name: "key_enter" }], "key_open"],
+  [["F"], "key_flag"],
+  [["H"], "key_hint"],
+  [["P"], "key_probabilities"],
+  [["N"], "key_new"],
+  [["+", "\u2212"], "key_zoom"],
+  [["0"], "zoom_fit"],
+  [["\u2190", "\u2192"], "key_tabs"],
+];
+
+export const playView = {
+  name: "play",
+  tab: "play",
+  create(app, panel) {
+    panel.innerHTML = TEMPLATE;
+    const q = (id) => panel.querySelector("#" + id);
+    const s = {
+      game: null,            // the server's view of the game
+      clock: null,           // { elapsed, at }: the game's seconds at performance.now() `at`
+      hint: null,            // the hint shown, for the game's position now
+      hintStage: 0,          // how much of it is shown (hint.js: 1 where, 2 why, 3 what)
+      hintPrefix: "",        // said before the hint's label (the tutor's words)
+      probabilities: null,   // rows of mine probabilities, when shown
+      message: null,         // { label, key, vars, kind } or { error } or { hint: true }
+      pending: null,         // { controller, since }: a first click whose board is being drawn
+      queue: Promise.resolve(),
+      reveal: false,         // bring the hint's cells into view at the next render
+    };
+    const board = new BoardView(q("board"), (action, x, y) => act(action, x, y));
+
+    for (const [name] of Object.entries(app.meta.levels).concat([["custom"]])) {
+      q("level").appendChild(el("option", { value: name, "data-i18n": name }, name));
+    }
+    for (const id of ["custom-width", "custom-height"]) {
+      q(id).min = app.meta.min_side;
+      q(id).max = app.meta.max_side;
+    }
+    const level = saved.get("level");
+    if (level && level in app.meta.levels || level === "custom") q("level").value = level;
+
+    // --- state changes ------------------------------------------------------------------
+
+    function setGame(view) {
+      const same = s.game && s.game.id === view.id;
+      if (!same || s.game.moves !== view.moves) s.hint = null;
+      if (!same) { s.probabilities = null; s.message = null; }
+      s.game = view;
+      s.clock = { elapsed: view.elapsed, at: performance.now() };
+    }
+
+    function seconds() {
+      if (!s.clock) return 0;
+      if (!s.game || s.game.state !== "playing") return s.clock.elapsed;
+      return s.clock.elapsed + (performance.now() - s.clock.at) / 1000;
+    }
+
+    function gameRequest() {
+      const level = q("level").value;
+      const body = { level, guess_free: q("guess-free").checked };
+      if (level === "custom") {
+        body.width = Number(q("custom-width").value);
+        body.height = Number(q("custom-height").value);
+        body.mines = Number(q("custom-mines").value);
+      }
+      return body;
+    }
+
+    // The game's address in the location bar (a new entry for a new game, so Back returns to
+    // the one before).
+    function address(view, push) {
+      saved.set("game", view.id);
+      const url = `${location.pathname}?game=${encodeURIComponent(view.id)}`;
+      if (new URLSearchParams(location.search).get("game") === view.id) return;
+      if (push) history.pushState({ game: view.id }, "", url);
+      else history.replaceState({ game: view.id }, "", url);
+    }
+
+    async function newGame() {
+      try {
+        const view = await app.api("POST", "/api/games", gameRequest());
+        saved.set("level", q("level").value);
+        setGame(view);
+        address(view, true);
+        s.message = null;
+        q("board").focus();
+      } catch (err) {
+        s.message = { error: err };
+      }
+      render();
+    }
+
+    async function load(id) {
+      const view = await app.api("GET", `/api/games/${encodeURIComponent(id)}`);
+      setGame(view);
+      address(view, false);
+      render();
+    }
+
+    // Open the game of the address, else the last one played, else a new one.
+    async function resume() {
+      const wanted = new URLSearchParams(location.search).get("game");
+      for (const id of [wanted, saved.get("game")]) {
+        if (!id) continue;
+        try {
+          await load(id);
+          return;
+        } catch (err) {
+          if (err.status !== 404) throw err;
+          if (id === wanted) {
+            await newGame();
+            s.message = { error: err };
+            render();
+            return;
+          }
+        }
+      }
+      await newGame();
+    }
+
+    // Another tab may have played this game meanwhile: look again when this one comes back.
+    async function refresh() {
+      if (!s.game || document.hidden) return;
+      try {
+        const view = await app.api("GET", `/api/games/${encodeURIComponent(s.game.id)}`);
+        if (view.moves !== s.game.moves || view.state !== s.game.state) {
+          setGame(view);
+          render();
+        }
+      } catch (err) {
+        console.error(err);
+      }
+    }
+
+    // Moves are sent one at a time, in the order played.
+    function act(action, x, y) {
+      s.queue = s.queue.then(() => move(action, x, y)).catch(() => {});
+    }
+
+    async function move(action, x, y) {
+      const view = s.game;
+      if (!view || view.state === "won" || view.state === "lost") return;
+      const code = view.cells[y][x];
+      let kind = action === "back" ? "flag" : action;
+      if (kind === "open" && code === FLAG) return;
+      if (kind === "open" && code > 0) kind = "chord";
+      else if (kind === "open" && code === 0) return;
+      if (kind === "flag" && code >= 0) return;
+      const first = view.state === "new" && kind === "open";
+      if (first) {
+        s.pending = { controller: new AbortController(), since: performance.now() };
+        render();
+      }
+      try {
+        const result = await app.api(
+          "POST", `/api/games/${view.id}/${kind}`, { x, y, lang: app.lang() },
+          { signal: s.pending && s.pending.controller.signal },
+        );
+        s.pending = null;
+        announce(view, result, kind, x, y);
+        if (s.probabilities && result.state === "playing") {
+          s.probabilities = (await app.api("GET", `/api/games/${view.id}/probabilities`)).probabilities;
+        }
+        setGame(result);
+        if (result.state === "won") {
+          s.message = { label: "won_short", key: "won_message", vars: { time: result.elapsed.toFixed(1) } };
+        } else if (result.state === "lost") {
+          s.message = { label: "lost_short", key: "lost_message", kind: "error" };
+        } else if (result.tutor && q("tutor").checked) {
+          s.hint = result.tutor;
+          s.hintStage = STAGES;  // the tutor shows the move that was missed, whole
+          s.reveal = true;
+          s.hintPrefix = "tutor_message";
+          s.message = { hint: true, kind: "tutor" };
+        } else if (kind !== "flag") {
+          s.message = null;
+        }
+      } catch (err) {
+        s.pending = null;
+        if (err.kind === "game-over") await refresh();
+        if (first && err.kind === "cancelled") s.message = { key: "cancelled_first_click" };
+        else if (first && err.kind === "too-complex") s.message = { key: "error_generation", kind: "error" };
+        else s.message = { error: err };
+      }
+      render();
+    }
+
+    // Tell a screen reader what a move did (the live region; the clock is never announced).
+    function announce(before, after, kind, x, y) {
+      const cell = cellName(x, y);
+      if (kind === "flag") {
+        app.announce(t(after.cells[y][x] === FLAG ? "announce_flag" : "announce_unflag", { cell }));
+        return;
+      }
+      const opened = (view) => view.cells.reduce((n, row) => n + row.filter((c) => c >= 0).length, 0);
+      app.announce(t("announce_open", { cell, count: opened(after) - opened(before) }));
+    }
+
+    async function askNewGame() {
+      if (s.game && s.game.state === "playing" && !(await app.confirm("confirm_new", "new_game", "keep_playing"))) {
+        return;
+      }
+      await newGame();
+    }
+
+    async function askHint() {
+      const view = s.game;
+      if (!view) return;
+      if (view.state === "new") {
+        s.message = { key: "first_click" };
+      } else if (view.state !== "playing") {
+        s.message = { key: "game_over" };
+      } else if (s.hint && !s.hintPrefix && s.message && s.message.hint) {
+        // The same position: the next stage of the hint shown.
+        s.hintStage = Math.min(STAGES, s.hintStage + 1);
+        s.reveal = true;
+      } else {
+        try {
+          s.hint = await app.api("GET", `/api/games/${view.id}/hint?lang=${app.lang()}`);
+          s.hintStage = isGuess(s.hint) ? STAGES : 1;
+          s.hintPrefix = "";
+          s.reveal = true;
+          s.message = { hint: true };
+        } catch (err) {
+          s.message = { error: err };
+        }
+      }
+      render();
+    }
+
+    async function toggleProbabilities() {
+      const view = s.game;
+      s.probabilities = null;
+      if (q("show-probabilities").checked && view && view.state === "playing") {
+        try {
+          s.probabilities = (await app.api("GET", `/api/games/${view.id}/probabilities`)).probabilities;
+        } catch (err) {
+          s.message = { error: err };
+        }
+      }
+      render();
+    }
+
+    // --- drawing ------------------------------------------------------------------------
+
+    function cellLook(view, marks, mines, x, y) {
+      const code = view.cells[y][x];
+      const i = y * view.width + x;
+      const extra = { marks: marks.get(x + "," + y) || [] };
+      if (view.state === "won" || view.state === "lost") {
+        const [ex, ey] = view.exploded || [-1, -1];
+        if (x === ex && y === ey) return look("exploded");
+        if (code === FLAG && !mines.has(i)) return look("wrong-flag");
+        if (code === COVERED && mines.has(i)) return look(view.state === "won" ? "flag" : "mine");
+      } else if (s.probabilities && code === COVERED) {
+        extra.p = s.probabilities[y][x];
+      }
+      return codeLook(code, extra);
+    }
+
+    function renderBoard() {
+      const view = s.game;
+      board.resize(view.width, view.height);
+      const marks = s.hint ? hintMarks(s.hint, s.hintStage) : new Map();
+      const mines = new Set((view.mine_cells || []).map(([x, y]) => y * view.width + x));
+      board.draw((x, y) => cellLook(view, marks, mines, x, y));
+      if (s.reveal && s.hint) {
+        board.reveal(hintCells(s.hint, s.hintStage));
+        // The hint's words under the board on the screen too, the board's top kept on it.
+        const words = q("message").getBoundingClientRect();
+        const top = board.wrap.getBoundingClientRect().top;
+        if (words.bottom > window.innerHeight && top > 0) {
+          window.scrollBy(0, Math.min(words.bottom - window.innerHeight + 4, top));
+        }
+      }
+      s.reveal = false;
+      const root = board.root;
+      root.dataset.gameState = view.state;
+      root.dataset.moves = view.moves;
+      root.dataset.game = view.id;
+    }
+
+    function renderMessage() {
+      const box = q("message");
+      const m = s.message;
+      box.dataset.stage = m && m.hint && s.hint ? s.hintStage : "";
+      if (!m) showMessage(box);
+      else if (m.error) showMessage(box, { text: app.errorText(m.error), kind: "error" });
+      else if (m.hint && s.hint) {
+        showMessage(box, { ...hintWords(s.hint, s.hintStage, s.hintPrefix && t(s.hintPrefix)), kind: m.kind });
+      }
+      else if (m.hint) showMessage(box);
+      else showMessage(box, { label: m.label ? t(m.label) : "", text: t(m.key, m.vars), kind: m.kind || "" });
+    }
+
+    function renderClock() {
+      q("timer").textContent = Math.floor(seconds());
+      const box = q("progress");
+      // A first click answered within a moment shows no progress.
+      const shown = s.pending !== null && performance.now() - s.pending.since > 300;
+      box.hidden = !shown;
+      if (shown) {
+        const secs = Math.floor((performance.now() - s.pending.since) / 1000);
+        q("progress-text").textContent = t("generating", { seconds: secs });
+      }
+    }
+
+    function renderKeys() {
+      q("keys").replaceChildren(...SHORTCUTS.flatMap(([keys, what]) => [
+        el("dt", {}, ...keys.flatMap((k, i) => [i ? " " : "", el("kbd", {}, typeof k === "string" ? k : t(k.name))])),
+        el("dd", {}, t(what)),
+      ]));
+    }
+
+    function render() {
+      q("custom-size").hidden = q("level").value !== "custom";
+      renderKeys();
+      renderMessage();
+      const view = s.game;
+      if (!view) return;
+      renderBoard();
+      q("mines-left").textContent = view.state === "won" ? 0 : view.mines_left;
+      const state = q("state");
+      state.dataset.state = view.state;
+      state.textContent = view.state === "won" ? t("won_short") : view.state === "lost" ? t("lost_short") : "";
+      renderClock();
+    }
+
+    // --- wiring -------------------------------------------------------------------------
+
+    q("level").addEventListener("change", render);
+    q("new-game").addEventListener("submit", (e) => { e.preventDefault(); newGame(); });
+    q("hint").addEventListener("click", askHint);
+    q("cancel").addEventListener("click", () => { if (s.pending) s.pending.controller.abort(); });
+    q("show-probabilities").addEventListener("change", toggleProbabilities);
+    q("board").addEventListener("keydown", (e) => {
+      if (e.key === "h" || e.key === "H") askHint();
+      else if (e.key === "n" || e.key === "N") askNewGame();
+      else if (e.key === "p" || e.key === "P") {
+        q("show-probabilities").checked = !q("show-probabilities").checked;
+        toggleProbabilities();
+      }
+    });
+    setInterval(renderClock, 250);
+    document.addEventListener("visibilitychange", refresh);
+    window.addEventListener("focus", refresh);
+    window.addEventListener("popstate", () => {
+      const id = new URLSearchParams(location.search).get("game");
+      if (id && (!s.game || id !== s.game.id)) load(id).catch((err) => { s.message = { error: err }; render(); });
+    });
+
+    return {
+      render,
+      start: resume,
+      // The language changed: the hint is asked again in the new one, then all is redrawn.
+      async language() {
+        if (s.hint && s.game && s.game.state === "playing" && s.message && s.message.hint && s.message.kind !== "tutor") {
+          try {
+            s.hint = await app.api("GET", `/api/games/${s.game.id}/hint?lang=${app.lang()}`);
+          } catch (err) {
+            s.message = { error: err };
+          }
+        }
+        render();
+      },
+    };
+  },
+};

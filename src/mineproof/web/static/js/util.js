@@ -1,0 +1,32 @@
+// Small helpers shared by the modules: element lookup and creation, the saved settings.
+
+export const $ = (id) => document.getElementById(id);
+
+// Return a new element: el("button", { class: "x", type: "button" }, "text", child, ...).
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === false || v === null || v === undefined) continue;
+    if (k === "class") node.className = v;
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
+}
+
+// The player's settings, kept in localStorage (nothing breaks when it is unavailable).
+export const saved = {
+  get: (k) => { try { return localStorage.getItem("mineproof." + k); } catch { return null; } },
+  set: (k, v) => { try { localStorage.setItem("mineproof." + k, v); } catch { /* private mode */ } },
+};
+
+// Show a message in `box`: a bold label, then the text; `kind` styles it ("error", "tutor").
+// An empty message hides the box.
+export function showMessage(box, { label = "", text = "", kind = "" } = {}) {
+  box.className = "message" + (kind ? " " + kind : "");
+  box.replaceChildren();
+  if (label) box.appendChild(el("span", { class: "label" }, label));
+  if (text) box.appendChild(document.createTextNode(text));
+  box.hidden = !label && !text;
+}

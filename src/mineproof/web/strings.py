@@ -1,0 +1,177 @@
+"""The page's strings, in nine languages, from the gettext catalogs: the one source of every
+text a person reads in the web app (the explanations come from the same catalogs).
+
+English is the source text, marked with the message context ``page`` so that a short word of
+the page ("Level", "Mines") never shares a translation with the explanations' own words.
+``make catalogs`` extracts them from this file; the catalog tests fail when a language lacks
+one. The page asks for its table with ``GET /api/strings?lang=xx`` and names each string by its
+key; a string with ``{name}`` placeholders is filled in by the page.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from mineproof.explain import translations
+
+__all__ = ["LANGUAGE_NAMES", "page_strings"]
+
+LANGUAGE_NAMES = {
+    "en": "English",
+    "ko": "한국어",
+    "ja": "日本語",
+    "zh": "中文",
+    "es": "Español",
+    "fr": "Français",
+    "de": "Deutsch",
+    "pt": "Português",
+    "ru": "Русский",
+}
+"""Each language's name in itself, as the language menu shows it."""
+
+
+@cache
+def page_strings(lang: str) -> dict[str, str]:
+    """Return every string of the page in ``lang``, by key (the caller must not change it).
+
+    Raises :class:`~mineproof.errors.MineproofError` for a language that is not one of the nine.
+    """
+    t = translations(lang)
+    return {
+        "play": t.pgettext("page", "Play"),
+        "analysis": t.pgettext("page", "Analysis"),
+        "statistics": t.pgettext("page", "Statistics"),
+        "language": t.pgettext("page", "Language"),
+        "level": t.pgettext("page", "Level"),
+        "beginner": t.pgettext("page", "Beginner"),
+        "intermediate": t.pgettext("page", "Intermediate"),
+        "expert": t.pgettext("page", "Expert"),
+        "custom": t.pgettext("page", "Custom"),
+        "width": t.pgettext("page", "Width"),
+        "height": t.pgettext("page", "Height"),
+        "mines": t.pgettext("page", "Mines"),
+        "guess_free": t.pgettext("page", "Guess-free board"),
+        "new_game": t.pgettext("page", "New game"),
+        "mines_left": t.pgettext("page", "Mines left"),
+        "time": t.pgettext("page", "Time"),
+        "hint": t.pgettext("page", "Hint"),
+        "probabilities": t.pgettext("page", "Probabilities"),
+        "tutor": t.pgettext("page", "Tutor"),
+        "minefield": t.pgettext("page", "Minefield"),
+        "play_help": t.pgettext(
+            "page",
+            "Left click opens, right click or a long press flags, a click on a satisfied number "
+            "opens its neighbours. On a touch screen, drag to move around the board and pinch "
+            "(or use the buttons) to zoom.",
+        ),
+        "paste_position": t.pgettext(
+            "page", "Paste a position (JSMinesweeper text or an ms-toollib grid)"
+        ),
+        "load": t.pgettext("page", "Load"),
+        "empty_board": t.pgettext("page", "Empty board"),
+        "mine_total": t.pgettext("page", "Mine total"),
+        "trust_flags": t.pgettext("page", "Trust flags"),
+        "edit_help": t.pgettext(
+            "page", "Click a cell to cycle: covered, 0 to 8, flag. Right click cycles back."
+        ),
+        "editor": t.pgettext("page", "Position editor"),
+        "board_kind": t.pgettext("page", "Board"),
+        "played": t.pgettext("page", "Played"),
+        "won": t.pgettext("page", "Won"),
+        "win_rate": t.pgettext("page", "Win rate"),
+        "best_time": t.pgettext("page", "Best time"),
+        "guesses_per_game": t.pgettext("page", "Guesses per game"),
+        "no_stats": t.pgettext("page", "No finished games yet."),
+        "won_short": t.pgettext("page", "Won!"),
+        "lost_short": t.pgettext("page", "Lost"),
+        "won_message": t.pgettext("page", "You cleared the board in {time} s."),
+        "lost_message": t.pgettext("page", "You opened a mine. The mines are shown."),
+        "tutor_message": t.pgettext("page", "That was a guess, but a safe cell could be proven."),
+        "first_click": t.pgettext(
+            "page", "Click any cell to start: the first click always opens an area."
+        ),
+        "game_over": t.pgettext("page", "The game is over. Start a new game."),
+        "arrangements": t.pgettext(
+            "page", "{n} arrangements. In every one, {safe} cells are safe and {mine} are mines."
+        ),
+        "guess_free_short": t.pgettext("page", "Guess-free"),
+        "random_short": t.pgettext("page", "Random"),
+        "error_offline": t.pgettext(
+            "page",
+            "The server does not answer. Is mineproof play still running? Your game is kept; try "
+            "again once it is back.",
+        ),
+        "error_cancelled": t.pgettext("page", "Cancelled."),
+        "error_busy": t.pgettext("page", "The server is busy. Try again in a moment."),
+        "error_generation": t.pgettext(
+            "page",
+            "No guess-free board with these mines was found within the work allowed. Try another "
+            "first cell, fewer mines, or a classic board.",
+        ),
+        "error_too_complex": t.pgettext(
+            "page", "This position needs more work than the server allows for one answer."
+        ),
+        "error_inconsistent": t.pgettext(
+            "page",
+            "No arrangement of mines fits these numbers: the outlined numbers contradict each "
+            "other.",
+        ),
+        "error_format": t.pgettext("page", "This text is not a position mineproof can read."),
+        "error_format_at": t.pgettext(
+            "page", "Line {line}, column {column}: this text is not a position mineproof can read."
+        ),
+        "error_range": t.pgettext("page", "{field}: choose a number from {lo} to {hi}."),
+        "error_not_found": t.pgettext("page", "No game has this address."),
+        "error_store": t.pgettext(
+            "page", "The server could not save this move, so it was not made."
+        ),
+        "error_move": t.pgettext("page", "This move is not allowed."),
+        "error_other": t.pgettext("page", "The server answered with error {status}."),
+        "generating": t.pgettext("page", "Drawing a guess-free board… {seconds} s"),
+        "cancel": t.pgettext("page", "Cancel"),
+        "cancelled_first_click": t.pgettext(
+            "page", "Cancelled: the game has not started. Click a cell to try again."
+        ),
+        "confirm_new": t.pgettext(
+            "page",
+            "Leave the game in progress and start a new one? The game stays at its address, "
+            "unfinished.",
+        ),
+        "keep_playing": t.pgettext("page", "Keep playing"),
+        "announce_open": t.pgettext("page", "{cell} opened. Cells uncovered: {count}."),
+        "announce_flag": t.pgettext("page", "{cell} flagged."),
+        "announce_unflag": t.pgettext("page", "{cell} unflagged."),
+        "hint_look": t.pgettext(
+            "page",
+            "Look at the outlined numbers: together they prove the next move.",
+        ),
+        "hint_again_reason": t.pgettext("page", "Press Hint again for the reason."),
+        "hint_again_move": t.pgettext("page", "Press Hint again to see the move."),
+        "hint_stage": t.pgettext("page", "Hint {n} of 3"),
+        "zoom_in": t.pgettext("page", "Zoom in"),
+        "zoom_out": t.pgettext("page", "Zoom out"),
+        "zoom_fit": t.pgettext("page", "Fit the board"),
+        "cell_covered": t.pgettext("page", "{cell}, covered"),
+        "cell_probability": t.pgettext("page", "{cell}, covered, mine probability {p} %"),
+        "cell_flag": t.pgettext("page", "{cell}, flagged"),
+        "cell_number": t.pgettext("page", "{cell}, {n}"),
+        "cell_mine": t.pgettext("page", "{cell}, mine"),
+        "cell_exploded": t.pgettext("page", "{cell}, exploded mine"),
+        "cell_wrong_flag": t.pgettext("page", "{cell}, wrong flag"),
+        "mark_premise": t.pgettext("page", "outlined by the hint"),
+        "mark_safe": t.pgettext("page", "safe, says the hint"),
+        "mark_mine": t.pgettext("page", "a mine, says the hint"),
+        "mark_safest": t.pgettext("page", "among the safest"),
+        "mark_best": t.pgettext("page", "the best guess"),
+        "keys": t.pgettext("page", "Keys"),
+        "key_space": t.pgettext("page", "Space"),
+        "key_enter": t.pgettext("page", "Enter"),
+        "key_move": t.pgettext("page", "move the cursor"),
+        "key_open": t.pgettext("page", "open (on a satisfied number: its neighbours)"),
+        "key_flag": t.pgettext("page", "flag or unflag"),
+        "key_hint": t.pgettext("page", "hint (again: the reason, then the move)"),
+        "key_probabilities": t.pgettext("page", "show or hide the probabilities"),
+        "key_new": t.pgettext("page", "new game (asks first during a game)"),
+        "key_zoom": t.pgettext("page", "zoom in, zoom out"),
+        "key_tabs": t.pgettext("page", "on the tabs: the previous or next view"),
+    }
