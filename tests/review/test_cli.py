@@ -30,7 +30,7 @@ def test_one_replay(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0 and not err
     lines = out.splitlines()
     assert lines[0].startswith("Game won, 193 clicks. Time: 98.76 s.")
-    assert lines[1].startswith("ms-toollib's statistics: time 98.763 s, 3BV 134")
+    assert lines[1].startswith("ms-toollib's statistics: 3BV 134, 3BV/s 1.357")
     assert any("#3: A mistake at B1" in line for line in lines)
     # Forced clicks are left out unless --all, or after a long think.
     assert all("A long think" in line for line in lines if "forced move" in line)

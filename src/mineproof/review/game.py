@@ -64,7 +64,7 @@ Outcome = Literal["won", "lost", "unfinished"]
 
 REVIEW_WORK = 400_000_000
 """The counting work a whole review may do (about a minute here, spread over every click); a
-real game needs far less (the 60x36 game of 57,000 events about 4 million, most counts being
+real game needs far less (the 60x36 game of 57,000 events about 300,000, most counts being
 remembered from the position before)."""
 
 LONG_THINK = 3.0
@@ -497,7 +497,6 @@ def summary_text(s: Summary, lang: str = "en") -> str:
 
 
 _STAT_NAMES = (
-    ("time", "time", "{:.3f} s"),
     ("bbbv", "3BV", "{}"),
     ("bbbv_s", "3BV/s", "{:.3f}"),
     ("zini", "ZiNi", "{}"),
@@ -509,7 +508,8 @@ _STAT_NAMES = (
     ("ce", "Ce", "{}"),
     ("path", "Path", "{:.0f}"),
 )
-"""ms-toollib's statistics as players name them (the community's abbreviations)."""
+"""ms-toollib's statistics as players name them (the community's abbreviations); its time is
+the game's, given before."""
 
 
 def _stats_line(stats: dict[str, float | int | None]) -> str:
