@@ -241,3 +241,18 @@ def test_the_animations_mark_the_clicks() -> None:
     assert svg.count('class="mark mistake"') == 2 and svg.count('class="mark guess"') == 2
     assert svg.count('class="mark flag"') == 1  # the wrong flag
     assert 'class="exploded"' in svg
+
+
+def test_a_chord_on_a_wrong_flag_that_opens_only_a_mine() -> None:
+    # The 1 at E3 sees D2 and E2; D2 flagged (wrongly), a chord on E3 opens E2: the mine.
+    moves = [(None, "open", 0, 3), (None, "flag", 3, 1), (None, "chord", 4, 2)]
+    game = read_game(LAYOUT, moves, "test")
+    assert [c.action for c in game.clicks] == ["open", "flag", "chord"]
+    review = review_game(game)
+    chord = review.clicks[2].judgement
+    assert chord is not None and chord.fatal and chord.kind == "guess"
+    assert chord.probability == Fraction(1, 2)
+    assert "relied on a wrong flag at D2" in chord.text()
+    assert review.summary.outcome == "lost" and review.summary.fatal == 3
+    with pytest.raises(FormatError, match="after the end"):
+        read_game(LAYOUT, [*moves, (None, "open", 0, 0)], "test")

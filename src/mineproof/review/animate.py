@@ -30,7 +30,7 @@ __all__ = ["review_gif", "review_svg"]
 _SVG = "http://www.w3.org/2000/svg"
 
 
-def mark(click: ReviewedClick) -> Highlight | None:
+def _mark(click: ReviewedClick) -> Highlight | None:
     """Return the outline of a reviewed click (see the module's docstring)."""
     j = click.judgement
     if j is None:
@@ -90,7 +90,7 @@ def review_gif(review: GameReview, seconds_per_click: float = 0.15, scale: int =
             cells = game.position().cells
             if n == len(clicks) and game.exploded is not None:
                 cells = tuple(lost_cells(game, cells))
-            outline = mark(click)
+            outline = _mark(click)
             marks = {} if outline is None else {board.index(*click.cell): outline}
             yield Frame(raster.draw(cells, marks), delays[n])
 
@@ -143,7 +143,7 @@ def review_svg(review: GameReview, seconds_per_click: float = 0.15) -> str:
             _set(group, "hidden", at(end))
     covered = tiles[COVERED]
     for n, click in enumerate(review.clicks, 1):
-        outline = mark(click)
+        outline = _mark(click)
         j = click.judgement
         if outline in (None, "safe", "mine") and not (j is not None and j.fatal):
             continue

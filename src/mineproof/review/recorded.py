@@ -129,8 +129,9 @@ def _play(
             game.reveal(x, y)
             kind = "open"
         elif action == "chord":
-            if not game.chord(x, y):
+            if not game.chord_cells(x, y):
                 continue
+            game.chord(x, y)  # may open no safe cell at all: a wrong flag, only mines left
             kind = "chord"
         elif action in ("flag", "unflag"):
             if opened:
