@@ -170,6 +170,20 @@ def _size_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _animation_arguments(parser: argparse.ArgumentParser, per: str) -> None:
+    """Add --speed (seconds per ``per`` of an animation) and --scale (of a GIF)."""
+    parser.add_argument(
+        "--speed",
+        type=float,
+        default=0.15,
+        metavar="SECONDS",
+        help=f"seconds per {per} ({MIN_SPEED}-{MAX_SPEED:g})",
+    )
+    parser.add_argument(
+        "--scale", type=int, default=1, metavar="N", help="GIF: cells of 16 x N pixels (1-8)"
+    )
+
+
 def _scheduler_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--scheduler",
@@ -340,16 +354,7 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument(
         "--out", required=True, metavar="OUT.svg|OUT.gif", help="the animation to write"
     )
-    rp.add_argument(
-        "--speed",
-        type=float,
-        default=0.15,
-        metavar="SECONDS",
-        help=f"seconds per move ({MIN_SPEED}-{MAX_SPEED:g})",
-    )
-    rp.add_argument(
-        "--scale", type=int, default=1, metavar="N", help="GIF: cells of 16 x N pixels (1-8)"
-    )
+    _animation_arguments(rp, "move")
     rv = sub.add_parser(
         "review",
         help="every click of a recorded game judged and explained",
@@ -380,16 +385,7 @@ def _parser() -> argparse.ArgumentParser:
         "--svg", metavar="OUT", help="also write the game as an animated SVG, marks on its clicks"
     )
     rv.add_argument("--gif", metavar="OUT", help="also write the game as an animated GIF")
-    rv.add_argument(
-        "--speed",
-        type=float,
-        default=0.15,
-        metavar="SECONDS",
-        help=f"seconds per click in the animation ({MIN_SPEED}-{MAX_SPEED:g})",
-    )
-    rv.add_argument(
-        "--scale", type=int, default=1, metavar="N", help="GIF: cells of 16 x N pixels (1-8)"
-    )
+    _animation_arguments(rv, "click")
     rv.add_argument(
         "--data",
         type=Path,
@@ -556,13 +552,7 @@ def _replay(args: argparse.Namespace) -> str:
         raise ArgumentError(
             f"{args.out}: only SVG or GIF animations can be written (name it .svg or .gif)"
         )
-    if not (math.isfinite(args.speed) and MIN_SPEED <= args.speed <= MAX_SPEED):
-        raise ArgumentError(
-            f"--speed {args.speed:g} is outside {MIN_SPEED}..{MAX_SPEED:g} seconds per move",
-            name="--speed",
-        )
-    if not 1 <= args.scale <= 8:
-        raise ArgumentError(f"--scale {args.scale} is outside 1..8", name="--scale")
+    _check_speed_and_scale(args, "move")
     data = read_bytes(args.file)
     try:
         text = data.decode("utf-8")
@@ -658,9 +648,9 @@ def _web_game(game_id: str, data: Path | None) -> RecordedGame:
 
 
 def _review(args: argparse.Namespace) -> str:
-    """Review the games; print the errors of games that fail as they come (the others go on)
-    and mark the run failed. One game: its review; several: each summary, then the table of
-    mistakes per level."""
+    """Review the games. One game: its review (an error stops the command). Several: each
+    game's review, then the table of mistakes per level; a game that fails is named with its
+    error on standard error, the others go on, and the run is marked failed (exit status 1)."""
     _in_range(
         "--jobs", args.jobs, 1, max_jobs(), f"{_JOBS_PER_CPU} processes per CPU of this machine"
     )
@@ -718,9 +708,15 @@ def _check_animation(args: argparse.Namespace) -> None:
     for flag, out, suffix in (("--svg", args.svg, ".svg"), ("--gif", args.gif, ".gif")):
         if out and Path(out).suffix.lower() != suffix:
             raise ArgumentError(f"{flag} {out}: name the file {suffix}", name=flag)
+    _check_speed_and_scale(args, "click")
+
+
+def _check_speed_and_scale(args: argparse.Namespace, per: str) -> None:
+    """Raise ``ArgumentError`` for an animation's ``--speed`` (seconds per ``per``) or
+    ``--scale`` outside their ranges."""
     if not (math.isfinite(args.speed) and MIN_SPEED <= args.speed <= MAX_SPEED):
         raise ArgumentError(
-            f"--speed {args.speed:g} is outside {MIN_SPEED}..{MAX_SPEED:g} seconds per click",
+            f"--speed {args.speed:g} is outside {MIN_SPEED}..{MAX_SPEED:g} seconds per {per}",
             name="--speed",
         )
     if not 1 <= args.scale <= 8:

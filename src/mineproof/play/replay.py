@@ -32,6 +32,7 @@ __all__ = [
     "animation_svg",
     "check_record",
     "gif_delays",
+    "gif_raster",
     "load_record",
     "lost_cells",
     "mark_explosion",
@@ -366,6 +367,20 @@ def animation_svg(record: dict[str, Any], seconds_per_move: float = 0.15) -> str
     return ET.tostring(picture, encoding="unicode")
 
 
+def gif_raster(board: Board, scale: int) -> BoardRaster:
+    """Return the raster of the frames of a GIF of ``board``, cells ``16 * scale`` pixels
+    square. Raises ``ArgumentError`` when a frame would have more than
+    :data:`MAX_GIF_PIXELS` pixels."""
+    side = 16 * scale
+    if board.width * side * board.height * side > MAX_GIF_PIXELS:
+        raise ArgumentError(
+            f"a GIF of the {board.width}x{board.height} board at scale {scale} would have "
+            f"{board.width * side}x{board.height * side} pixels, more than {MAX_GIF_PIXELS:,}",
+            name="scale",
+        )
+    return BoardRaster(board.width, board.height, scale)
+
+
 def gif_delays(seconds_per_move: float, moves: int) -> list[int]:
     """Return the delay of each frame of :func:`animation_gif`, in hundredths of a second.
 
@@ -395,14 +410,7 @@ def animation_gif(record: dict[str, Any], seconds_per_move: float = 0.15, scale:
     check_record(record)
     game = Game(_layout(record))
     board = game.board
-    side = 16 * scale
-    if board.width * side * board.height * side > MAX_GIF_PIXELS:
-        raise ArgumentError(
-            f"a GIF of the {board.width}x{board.height} board at scale {scale} would have "
-            f"{board.width * side}x{board.height * side} pixels, more than {MAX_GIF_PIXELS:,}",
-            name="scale",
-        )
-    raster = BoardRaster(board.width, board.height, scale)
+    raster = gif_raster(board, scale)
     delays = gif_delays(seconds_per_move, len(record["moves"]))
 
     def frames() -> Iterator[Frame]:

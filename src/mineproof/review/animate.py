@@ -16,11 +16,10 @@ import copy
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 
-from mineproof.errors import ArgumentError
 from mineproof.game import Game
-from mineproof.play.replay import MAX_GIF_PIXELS, gif_delays, lost_cells, mark_explosion
+from mineproof.play.replay import gif_delays, gif_raster, lost_cells, mark_explosion
 from mineproof.position import COVERED, FLAG, Position
-from mineproof.render import BoardRaster, Frame, encode_gif, position_svg
+from mineproof.render import Frame, encode_gif, position_svg
 from mineproof.render.raster import OUTLINES, PALETTE, Highlight
 from mineproof.review.game import GameReview, ReviewedClick
 from mineproof.review.recorded import Click
@@ -71,14 +70,7 @@ def review_gif(review: GameReview, seconds_per_click: float = 0.15, scale: int =
     """
     layout = review.game.layout
     board = layout.board
-    side = 16 * scale
-    if board.width * side * board.height * side > MAX_GIF_PIXELS:
-        raise ArgumentError(
-            f"a GIF of the {board.width}x{board.height} board at scale {scale} would have "
-            f"{board.width * side}x{board.height * side} pixels, more than {MAX_GIF_PIXELS:,}",
-            name="scale",
-        )
-    raster = BoardRaster(board.width, board.height, scale)
+    raster = gif_raster(board, scale)
     clicks = review.clicks
     delays = gif_delays(seconds_per_click, len(clicks))
     game = Game(layout)

@@ -367,6 +367,14 @@ def _grade(game: RecordedGame, judged: list[ReviewedClick]) -> Grade | None:
 # --- words ------------------------------------------------------------------------------------
 
 
+def _per_level(counts: dict[int, int], lang: str) -> str:
+    """Return counts per level as a list a person reads: "level 1: 93, level 2: 3"."""
+    t = translations(lang)
+    return t.gettext(", ").join(
+        t.gettext("level {level}: {n}").format(level=lv, n=k) for lv, k in sorted(counts.items())
+    )
+
+
 def _chance(p: Fraction, lang: str) -> str:
     """Return a probability as a percentage, or as "1 in N" below 1 %."""
     if p == 0 or p >= Fraction(1, 100):
@@ -398,10 +406,7 @@ def summary_text(s: Summary, lang: str = "en") -> str:
         parts.append(t.gettext("Time: {time} s.").format(time=_seconds(s.time)))
     forced = s.kinds.get("forced", 0)
     if forced:
-        per = t.gettext(", ").join(
-            t.gettext("level {level}: {n}").format(level=lv, n=k)
-            for lv, k in sorted(s.forced_levels.items())
-        )
+        per = _per_level(s.forced_levels, lang)
         parts.append(
             t.ngettext(
                 "Forced moves: {n} ({levels}).", "Forced moves: {n} ({levels}).", forced
@@ -421,10 +426,7 @@ def summary_text(s: Summary, lang: str = "en") -> str:
         )
     mistakes = s.kinds.get("mistake", 0)
     if mistakes:
-        per = t.gettext(", ").join(
-            t.gettext("level {level}: {n}").format(level=lv, n=k)
-            for lv, k in sorted(s.mistake_levels.items())
-        )
+        per = _per_level(s.mistake_levels, lang)
         parts.append(
             t.ngettext(
                 "Mistakes (a guess while a safe cell could be proven): {n}, by the level of "
