@@ -358,3 +358,18 @@ def test_large_positions_match_ms_toollib(seed: int, size: tuple[int, int, int])
             assert j.probability is not None
             assert abs(float(j.probability) - theirs[y][x]) < 1e-9
             assert j.kind == ("mistake" if safe else "guess")
+
+
+def test_either_cell_of_an_isolated_fifty_fifty_is_the_best_guess() -> None:
+    # A1 and B1 hold one mine between them and no number can ever tell them apart (the hint
+    # example of the README): the best player takes the 50/50 first, whichever cell.
+    position = Position.parse("6x3x5\nHHFHHH\n13FHHH\n012HHH")
+    layout = Layout.from_cells(Board(6, 3), [(0, 0), (2, 0), (2, 1), (3, 2), (5, 0)])
+    for cell in ((0, 0), (1, 0)):
+        j = judge_open(position, cell, layout)
+        assert j.kind == "guess" and j.probability == Fraction(1, 2)
+        assert j.best is not None and j.best.reason == "fifty-fifty"
+        assert j.is_best and j.best.cell == position.board.index(*cell)
+        assert j.fatal == (cell == (0, 0))
+    j = judge_open(position, (5, 2), layout)
+    assert j.best is not None and j.best.cell == 0 and not j.is_best
