@@ -607,6 +607,20 @@ def test_a_long_first_click_shows_progress_and_can_be_cancelled(page: Page) -> N
     assert held, "the first click was sent"
 
 
+WATCH_CELLS = """() => {
+  window.touched = new Set();
+  new MutationObserver((records) => {
+    for (const r of records) {
+      const cell = (r.target.closest ? r.target : r.target.parentElement).closest('.cell');
+      if (cell) window.touched.add(cell.id);
+    }
+  }).observe(document.querySelector('#board'),
+             { subtree: true, attributes: true, childList: true, characterData: true });
+}"""
+"""Count in ``window.touched`` the cells of the game's board whose element changes from now on
+(also used by benchmarks/bench_page.py)."""
+
+
 def test_a_click_on_a_big_board_redraws_only_what_changed(page: Page) -> None:
     page.select_option("#level", "custom")
     page.fill("#custom-width", "100")
@@ -620,18 +634,7 @@ def test_a_click_on_a_big_board_redraws_only_what_changed(page: Page) -> None:
     safe = page.locator("#board .cell[data-state=covered] .p", has_text=re.compile("^0$")).first
     target = safe.locator("xpath=..")
     x, y = int(target.get_attribute("data-x") or 0), int(target.get_attribute("data-y") or 0)
-    page.evaluate(
-        """() => {
-        window.touched = new Set();
-        new MutationObserver((records) => {
-          for (const r of records) {
-            const cell = (r.target.closest ? r.target : r.target.parentElement).closest('.cell');
-            if (cell) window.touched.add(cell.id);
-          }
-        }).observe(document.querySelector('#board'),
-                   { subtree: true, attributes: true, childList: true, characterData: true });
-      }"""
-    )
+    page.evaluate(WATCH_CELLS)
     before = _moves(page)
     with page.expect_response(lambda r: "/probabilities" in r.url):
         page.click(_cell(page, "board", x, y))
