@@ -11,8 +11,9 @@ mineproof's complete solver confirms as guess-free from the same start.
 When Tatham's Mines is installed (Debian's ``sgt-puzzles``: ``/usr/games/sgt-mines``), its
 generator makes as many boards, ``--generate`` in batches of 25 interleaved with the rest, and
 its mean CPU time per board is printed (the batch's CPU time, less that of starting the
-program, measured by making one board with one mine; its first click is a random cell, which it opens with
-its neighbours). ``--skip-ms-toollib`` leaves ms-toollib out (it needs seconds per dense board).
+program, measured by making one board with one mine; its first click is a random cell, which
+it opens with its neighbours). ``--skip-ms-toollib`` leaves ms-toollib out (it needs seconds
+per dense board).
 
 Usage: python benchmarks/bench_generate.py [--boards N] [--dense-boards N] [--skip-ms-toollib]
 """

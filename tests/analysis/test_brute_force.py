@@ -24,7 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mineproof.analysis import Analysis, analyze
+from mineproof.analysis import Analysis, analyze, arrangements_free
 from mineproof.board import Board
 from mineproof.errors import InconsistentPositionError
 from mineproof.position import COVERED, FLAG, Position
@@ -399,3 +399,38 @@ def test_ring_is_inconsistent_for_every_total(mines: int) -> None:
     numbers = [i for i, c in enumerate(position.cells) if c >= 0]
     assert not satisfiable(position, False, numbers, False)
     assert not info.value.uses_mine_total
+
+
+# --------------------------------------------------------------------------------------------
+# Arrangements that leave some cells free (a chord's odds)
+
+
+def free_by_brute_force(position: Position, cells: int, trust_flags: bool) -> int:
+    """Return the arrangements of the brute force with no mine in the cells of ``cells``."""
+    p = problem(position, trust_flags, None)
+    if any(cells >> i & 1 for i in p.fixed):
+        return 0
+    n = len(p.unknown)
+    keep_free = sum(1 << k for k, i in enumerate(p.unknown) if cells >> i & 1)
+    out = 0
+    if 0 <= p.total <= n:
+        for chosen in combinations(range(n), p.total):
+            mask = sum(1 << k for k in chosen)
+            if not mask & keep_free and all((mask & m).bit_count() == c for _, m, c in p.checks):
+                out += 1
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32))
+def test_arrangements_free_match_oracle(seed: int) -> None:
+    position, _ = real_position(seed)
+    rng = random.Random(seed)
+    covered = [i for i, c in enumerate(position.cells) if c < 0]
+    for trust_flags in (False, True):
+        if not brute_force(position, trust_flags)[0]:
+            continue
+        for _ in range(3):
+            cells = sum(1 << i for i in rng.sample(covered, rng.randint(1, min(4, len(covered)))))
+            expected = free_by_brute_force(position, cells, trust_flags)
+            assert arrangements_free(position, cells, trust_flags) == expected

@@ -91,3 +91,37 @@ def test_the_count_cache_stays_within_its_size(monkeypatch: pytest.MonkeyPatch) 
         assert core._cache_held <= 5_000
     assert len(core._cache) > 0
     clear_cache()
+
+
+def test_a_budget_inside_another_is_charged_to_both() -> None:
+    # The work one analysis of a lattice needs: enough inside an outer budget with room for it,
+    # refused inside an outer budget with less room, whatever the inner budget allows.
+    position = lattice(12, 12)
+    clear_cache()
+    needed = 0
+    original = ComponentCount.__init__
+
+    def measured(self: ComponentCount, *args: object, **kwargs: object) -> None:
+        nonlocal needed
+        original(self, *args, **kwargs)  # type: ignore[arg-type]
+        needed += self.work
+
+    ComponentCount.__init__ = measured  # type: ignore[method-assign]
+    try:
+        analyze(position)
+    finally:
+        ComponentCount.__init__ = original  # type: ignore[method-assign]
+    assert needed > 100
+    clear_cache()
+    with counting.counting_budget(needed):
+        analyze(position, work=10 * needed)
+    clear_cache()
+    with counting.counting_budget(needed - 1), pytest.raises(CountTooLarge) as caught:
+        analyze(position, work=10 * needed)
+    assert caught.value.limit == needed - 1
+    # Two analyses inside one outer budget share it: the second no longer fits.
+    clear_cache()
+    with counting.counting_budget(needed + needed // 2), pytest.raises(CountTooLarge):
+        analyze(position)
+        clear_cache()
+        analyze(position)

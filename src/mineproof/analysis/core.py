@@ -21,10 +21,12 @@ from mineproof.analysis.constraints import (
     boxes_of,
     components_of,
     constraints_of,
+    new_clue,
     propagate,
 )
 from mineproof.analysis.counting import ComponentCount, counting_budget
 from mineproof.board import iter_bits
+from mineproof.errors import FormatError
 from mineproof.position import Position
 
 __all__ = [
@@ -33,6 +35,7 @@ __all__ = [
     "Counts",
     "FlagStatus",
     "analyze",
+    "arrangements_free",
     "clear_cache",
     "component_counts",
     "count_constraints",
@@ -420,6 +423,40 @@ def _analyze(position: Position, trust_flags: bool) -> Analysis:
         for i in iter_bits(box):
             mine_counts[i] = per_cell
     return Analysis(position, trust_flags, total, tuple(mine_counts), counts.safe, counts.mine)
+
+
+def arrangements_free(
+    position: Position, cells: int, trust_flags: bool = False, *, work: int = ANALYSIS_WORK
+) -> int:
+    """Return how many of the arrangements :func:`analyze` counts have no mine in ``cells``.
+
+    ``cells`` is a bitmask of covered cells of ``position`` (trusted flags among them are mines,
+    so no arrangement leaves them free). Divided by :attr:`Analysis.arrangements` it is the
+    chance that opening all of ``cells`` at once (a chord) hits no mine; for one cell ``i`` it
+    is ``arrangements - mine_counts[i]``. Raises ``FormatError`` when ``cells`` holds an opened
+    cell, and :class:`~mineproof.errors.TooComplexError` past ``work`` units of counting.
+
+    >>> arrangements_free(Position.parse("3x1x1\\n1H1"), 0b010)
+    0
+    """
+    if cells & ~position.covered_mask:
+        raise FormatError("cells to keep free must be covered cells of the position")
+    with counting_budget(work):
+        try:
+            cons = constraints_of(position, trust_flags)
+            if cells & ~cons.unknown:  # a trusted flag
+                return 0
+            return count_constraints(
+                cons.unknown & ~cells,
+                cons.mines,
+                [
+                    new_clue(Clue, (c.cell, c.mask & ~cells, c.mines))
+                    for c in cons.clues
+                    if c.mask & ~cells or c.mines
+                ],
+            ).total
+        except Contradiction:
+            return 0
 
 
 def forced_by(clues: list[Clue], unknown: int, mines: int | None = None) -> tuple[int, int]:

@@ -47,9 +47,26 @@ class CountTooLarge(TooComplexError):
 
 
 class _Budget:
-    def __init__(self, limit: int) -> None:
+    """Units of counting work left, within the budget of the enclosing block (``parent``)."""
+
+    __slots__ = ("left", "limit", "parent")
+
+    def __init__(self, limit: int, parent: _Budget | None = None) -> None:
         self.limit = limit
         self.left = limit
+        self.parent = parent
+
+    def spend(self, units: int) -> _Budget | None:
+        """Charge ``units`` to this budget and to those it is nested in; return the first one
+        spent past its limit, or ``None``."""
+        over = None
+        budget: _Budget | None = self
+        while budget is not None:
+            budget.left -= units
+            if budget.left < 0 and over is None:
+                over = budget
+            budget = budget.parent
+        return over
 
 
 _SHARED: ContextVar[_Budget | None] = ContextVar("mineproof_count_budget", default=None)
@@ -58,8 +75,10 @@ _SHARED: ContextVar[_Budget | None] = ContextVar("mineproof_count_budget", defau
 @contextmanager
 def counting_budget(limit: int) -> Iterator[None]:
     """Share ``limit`` units of counting work among every count made inside the block (counts
-    already remembered cost nothing). A count past it raises :class:`CountTooLarge`."""
-    token = _SHARED.set(_Budget(limit))
+    already remembered cost nothing). A count past it raises :class:`CountTooLarge`. Inside
+    another such block, the work is charged to both: the inner block cannot spend more than
+    the outer one has left (a review of a whole game bounds the counts of all its clicks)."""
+    token = _SHARED.set(_Budget(limit, _SHARED.get()))
     try:
         yield
     finally:
@@ -249,12 +268,12 @@ class ComponentCount:
                     key += bump
             self.steps.append((bump, close, moves))
             self.work += ops
-            budget.left -= ops
+            over = budget.spend(ops)
             # What the backward pass keeps: a state (a dict slot, its polynomial, its move) is
             # worth about ten coefficients.
             kept += sum(len(c) + 10 for _, c in nxt.values())
-            if budget.left < 0 or kept > COUNT_MEMORY:
-                raise CountTooLarge(len(clue_boxes), sum(sizes), budget.limit)
+            if over is not None or kept > COUNT_MEMORY:
+                raise CountTooLarge(len(clue_boxes), sum(sizes), (over or budget).limit)
             table = nxt
             self.tables.append(table)
         final = table.get(0)

@@ -1,15 +1,17 @@
 """Deductions in words, in nine languages, through gettext catalogs under ``locales/``."""
 
-from mineproof.explain.hint import Advice, Hint, hint
+from mineproof.explain.hint import Advice, Hint, hint, step_texts
 from mineproof.explain.text import (
     LANGUAGES,
     best_guess_text,
+    cells_text,
     explain,
     flagged_first,
     grade_text,
     guess_text,
     level_label,
     level_name,
+    sentences,
     translations,
 )
 
@@ -18,6 +20,7 @@ __all__ = [
     "Advice",
     "Hint",
     "best_guess_text",
+    "cells_text",
     "explain",
     "flagged_first",
     "grade_text",
@@ -25,5 +28,7 @@ __all__ = [
     "hint",
     "level_label",
     "level_name",
+    "sentences",
+    "step_texts",
     "translations",
 ]

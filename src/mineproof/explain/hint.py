@@ -24,7 +24,7 @@ from mineproof.play import GuessReason, best_guess
 from mineproof.position import Position
 from mineproof.render.text import percent
 
-__all__ = ["Advice", "Hint", "hint"]
+__all__ = ["Advice", "Hint", "hint", "step_texts"]
 
 Cells = list[tuple[int, int]]
 
@@ -140,6 +140,13 @@ def _step_text(d: Deduction, first: Deduction, lang: str) -> str:
     return lead + ("" if lead.endswith("\u3002") else " ") + text
 
 
+def step_texts(steps: tuple[Deduction, ...] | list[Deduction], lang: str = "en") -> tuple[str, ...]:
+    """Return the explanation of each step of a play hint (see :func:`hint` with ``open``), in
+    ``lang``: a step after the first starts by naming the mines of earlier steps that its
+    numbers rely on. Raises ``MineproofError`` for an unknown language."""
+    return tuple(_step_text(d, steps[0], lang) for d in steps)
+
+
 def hint(
     position: Position,
     lang: str = "en",
@@ -162,7 +169,7 @@ def hint(
         first = best_deduction(position, trust_flags, work=work)
         steps = [] if first is None else [first]
     if steps:
-        texts = tuple(_step_text(d, steps[0], lang) for d in steps)
+        texts = step_texts(steps, lang)
         return Hint(tuple(steps), texts, None, [], None, texts[0], lang)
     analysis = analyze(position, trust_flags=trust_flags)
     counts = [

@@ -26,12 +26,14 @@ from mineproof.position import FLAG, Position
 __all__ = [
     "LANGUAGES",
     "best_guess_text",
+    "cells_text",
     "explain",
     "flagged_first",
     "grade_text",
     "guess_text",
     "level_label",
     "level_name",
+    "sentences",
     "translations",
 ]
 
@@ -87,6 +89,15 @@ def _listed(mask: int) -> int:
     return 1 if mask.bit_count() == 1 else 2
 
 
+def sentences(parts: list[str]) -> str:
+    """Return sentences as one text: a space after a full stop, none after a CJK one (。).
+
+    >>> sentences(["One.", "Two."]), sentences(["一つ。", "二つ。"])
+    ('One. Two.', '一つ。二つ。')
+    """
+    return _sentences(parts)
+
+
 def _sentences(parts: list[str]) -> str:
     """Return the sentences as one text: a space after a full stop, none after a CJK one (。)."""
     out = ""
@@ -95,6 +106,16 @@ def _sentences(parts: list[str]) -> str:
             out += " "
         out += part
     return out
+
+
+def cells_text(board: Board, mask: int, lang: str = "en", limit: bool = False) -> str:
+    """Return the cells of ``mask`` as a list a person reads in ``lang``: "B3, C3 and D3"
+    (with ``limit``, the first few and how many more).
+
+    >>> cells_text(Board(4, 4), 0b1011, "fr")
+    'A1, B1 et D1'
+    """
+    return _cells(translations(lang), board, mask, limit)
 
 
 def _cells(t: gettext.NullTranslations, board: Board, mask: int, limit: bool = False) -> str:

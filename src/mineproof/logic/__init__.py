@@ -10,7 +10,7 @@ fewest premises and a proof; :func:`logic_steps` and :func:`grade` solve one ded
 from mineproof.logic.deduction import LEVEL_NAMES, RULES, Deduction, Proof, Rule, proof_json
 from mineproof.logic.engine import Engine
 from mineproof.logic.ladder import HINT_WORK, best_deduction, deductions, known_view
-from mineproof.logic.levels import LEVELS, forced_up_to, one_clue_closure
+from mineproof.logic.levels import LEVELS, closures, forced_up_to, one_clue_closure
 from mineproof.logic.solve import SolveResult, solve
 from mineproof.logic.steps import Grade, Step, grade, hint_steps, logic_steps, solve_in_steps
 from mineproof.logic.swaps import SwapCheck
@@ -29,6 +29,7 @@ __all__ = [
     "Step",
     "SwapCheck",
     "best_deduction",
+    "closures",
     "deductions",
     "forced_up_to",
     "grade",

@@ -1,0 +1,360 @@
+"""The judgement of one click, checked against oracles that share no code with it.
+
+Small positions (random games with right and wrong flags): every covered cell's exact mine
+probability, the safe cells, the chance a chord hits a mine, and the lowest level that proves a
+cell, all by enumeration of arrangements and the definitions of the levels
+(``tests/review/oracle.py``). Large positions (expert and 60x36 games): the probabilities and
+the safe cells against ms-toollib's ``cal_probability_onboard``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+
+import ms_toollib
+import pytest
+
+from mineproof.analysis import clear_cache
+from mineproof.board import Board, Layout
+from mineproof.errors import ArgumentError, FormatError, IllegalMoveError
+from mineproof.explain import LANGUAGES
+from mineproof.game import Game
+from mineproof.position import Position
+from mineproof.review import (
+    KINDS,
+    Judgement,
+    chord_cells,
+    judge_chord,
+    judge_open,
+    lowest_level,
+    wrong_flags,
+)
+
+from . import oracle
+
+
+def small_game(seed: int) -> tuple[Layout, Position]:
+    """Return a small layout and a position of a game on it: a few safe cells opened (with
+    flood fill), some mines flagged and some safe cells flagged by mistake."""
+    rng = random.Random(seed)
+    w, h = rng.randint(3, 6), rng.randint(3, 6)
+    mines = rng.randint(1, max(1, w * h // 3))
+    layout = Layout.random(Board(w, h), mines, rng)
+    game = Game(layout)
+    safe = [i for i in range(w * h) if not layout.is_mine(i)]
+    for _ in range(rng.randint(1, 3)):
+        covered = [i for i in safe if not game.opened_mask >> i & 1]
+        if not covered or game.state != "playing":
+            break
+        game.reveal(*layout.board.xy(rng.choice(covered)))
+    if game.state == "playing":
+        for i in range(w * h):
+            if game.opened_mask >> i & 1 or rng.random() > 0.15:
+                continue
+            game.flag(*layout.board.xy(i))
+    return layout, game.position()
+
+
+def cases(n: int) -> list[tuple[Layout, Position]]:
+    out: list[tuple[Layout, Position]] = []
+    seed = 0
+    while len(out) < n:
+        layout, position = small_game(seed)
+        seed += 1
+        safe_left = position.covered_mask & ~layout.mines
+        if safe_left & ~position.flag_mask and position.number_mask:
+            out.append((layout, position))
+    return out
+
+
+SMALL = cases(140)
+
+
+def test_the_small_positions_cover_every_kind_and_level() -> None:
+    kinds = set()
+    levels = set()
+    for layout, position in SMALL:
+        for i in oracle.bits(position.covered_mask & ~position.flag_mask):
+            j = judge_open(position, position.board.xy(i), layout)
+            kinds.add(j.kind)
+            levels.add((j.kind, j.level))
+    assert kinds == {"forced", "guess", "mistake"}
+    assert {("forced", 1), ("forced", 2), ("mistake", 1)} <= levels
+    assert {level for kind, level in levels if kind == "forced"} >= {1, 2, 5}
+
+
+def ladder_positions(level: int, n: int) -> list[tuple[Layout, Position]]:
+    """Return ``n`` positions of the shared ladder test data whose first deduction needs
+    ``level``, each with a layout that fits it."""
+    out: list[tuple[Layout, Position]] = []
+    for line in LADDER.read_text().splitlines():
+        record = json.loads(line)
+        if record["level"] != level:
+            continue
+        position = Position.parse(record["position"])
+        if position.covered_count > 40:
+            continue
+        layout = Layout(position.board, oracle.some_layout(position, len(out)))
+        out.append((layout, position))
+        if len(out) == n:
+            break
+    return out
+
+
+LADDER = Path(__file__).resolve().parents[1] / "data" / "ladder_positions.jsonl"
+HARD = ladder_positions(3, 4) + ladder_positions(4, 6)
+
+
+@pytest.mark.parametrize("k", range(len(SMALL)))
+def test_opening_clicks_match_the_oracles(k: int) -> None:
+    check_position(*SMALL[k])
+
+
+@pytest.mark.parametrize("k", range(len(HARD)))
+def test_clicks_in_positions_of_levels_3_and_4_match_the_oracles(k: int) -> None:
+    check_position(*HARD[k])
+
+
+def test_the_hard_positions_have_clicks_of_levels_3_and_4() -> None:
+    levels = set()
+    for layout, position in HARD:
+        for i in oracle.bits(position.covered_mask & ~position.flag_mask & ~layout.mines):
+            levels.add(judge_open(position, position.board.xy(i), layout).level)
+    assert {3, 4} <= levels
+
+
+def check_position(layout: Layout, position: Position) -> None:
+    """Judge every covered unflagged cell of ``position`` and compare with the oracles."""
+    counted = oracle.count(position)
+    proven = oracle.levels(position)
+    total = counted.total
+    covered = position.covered_mask & ~position.flag_mask
+    lowest = Fraction(min(counted.mine[i] for i in oracle.bits(covered)), total)
+    for i in oracle.bits(covered):
+        cell = position.board.xy(i)
+        j = judge_open(position, cell, layout)
+        assert j.fatal == layout.is_mine(i)
+        assert j.wrong_flags == position.flag_mask & ~layout.mines == wrong_flags(position, layout)
+        assert j.opens == 1 << i and j.action == "open" and j.cell == cell
+        assert j.counted
+        p = Fraction(counted.mine[i], total)
+        if p == 0:
+            assert j.kind == "forced"
+            assert j.probability == 0
+            # The lowest level whose closure proves the cell, by the oracle's definitions.
+            level = min(L for L, safe in proven.items() if safe >> i & 1)
+            assert j.level == level, (position, cell)
+            assert lowest_level(position, proves(i)) == level
+            assert not j.fatal
+        else:
+            assert j.probability == p
+            assert j.lowest == lowest
+            assert j.safest == (p == lowest)
+            if counted.safe:
+                assert j.kind == "mistake"
+                assert j.level == min(L for L, safe in proven.items() if safe)
+                check_missed(j, counted.safe)
+            else:
+                assert j.kind == "guess"
+                assert j.level is None
+                assert j.best is not None
+                # The best player may open a cell the player flagged without proof.
+                assert counted.mine[j.best.cell] < total
+                assert j.is_best == (j.best.cell == i)
+        assert j.safe_then == counted.safe
+
+
+def proves(i: int) -> Callable[[int], bool]:
+    """Return the test :func:`lowest_level` takes for cell ``i``: is it among the safe cells."""
+    return lambda safe: bool(safe >> i & 1)
+
+
+def check_missed(j: Judgement, safe: int) -> None:
+    """The deduction a mistake missed leads to a truly safe cell, at the judgement's level."""
+    assert j.missed
+    last = j.missed[-1]
+    assert last.safe and not last.safe & ~safe
+    assert all(not d.safe for d in j.missed[:-1])
+    assert max(d.level for d in j.missed) == j.level
+
+
+@pytest.mark.parametrize("k", range(0, len(SMALL), 2))
+def test_chords_match_the_oracle(k: int) -> None:
+    layout, position = SMALL[k]
+    counted = oracle.count(position)
+    for i in oracle.bits(position.number_mask):
+        cell = position.board.xy(i)
+        opens = chord_cells(position, cell)
+        if not opens:
+            with pytest.raises(IllegalMoveError):
+                judge_chord(position, cell, layout)
+            continue
+        j = judge_chord(position, cell, layout)
+        assert j.action == "chord" and j.opens == opens
+        assert j.fatal == bool(opens & layout.mines)
+        risk = 1 - Fraction(counted.free(opens), counted.total)
+        if risk == 0:
+            assert j.kind == "forced"
+            assert j.level is not None
+        else:
+            assert j.probability == risk
+            assert j.kind == ("mistake" if counted.safe else "guess")
+
+
+def test_chord_cells_follow_the_flags() -> None:
+    position = Position.parse("3x3x2\nF1H\n12H\nHHH")
+    # Cells are numbered row by row: A1 B1 C1 / A2 B2 C2 / A3 B3 C3 are bits 0-8.
+    assert chord_cells(position, (1, 0)) == 1 << 2 | 1 << 5  # the 1 at B1: C1 and C2
+    assert chord_cells(position, (1, 1)) == 0  # a 2 with one flag
+    assert chord_cells(position, (2, 2)) == 0  # a covered cell
+    assert chord_cells(position, (0, 1)) == 1 << 6 | 1 << 7  # the 1 at A2: A3 and B3
+
+
+def test_the_first_click_is_the_start() -> None:
+    layout = Layout.from_cells(Board(4, 4), [(3, 3)])
+    position = Game(layout).position()
+    j = judge_open(position, (0, 0), layout)
+    assert j.kind == "start" and j.probability is None and not j.fatal
+    assert "A1" in j.text()
+
+
+def test_a_position_too_complex_to_count_is_judged_unknown() -> None:
+    # The same small position with a counting budget too small for any count: a cell that
+    # levels 1 and 2 prove stays forced (without counting), the others are unknown.
+    for layout, position in SMALL:  # noqa: B007 - the layout found is used below
+        if position.flag_mask:
+            continue
+        counted = oracle.count(position)
+        proven = oracle.levels(position)
+        covered = position.covered_mask
+        if proven[2] and counted.safe != proven[2]:
+            break
+    else:
+        pytest.fail("no position with cells of levels 1-2 and others")
+    for i in oracle.bits(covered):
+        clear_cache()  # counts remembered from earlier tests cost no work
+        j = judge_open(position, position.board.xy(i), layout, work=1)
+        assert not j.counted
+        if proven[2] >> i & 1:
+            assert j.kind == "forced" and j.level in (1, 2)
+        else:
+            assert j.kind == "unknown" and j.probability is None and j.level is None
+        assert j.kind != "unknown" or "too complex" in j.text()
+
+
+def test_bad_clicks_are_refused() -> None:
+    layout = Layout.from_cells(Board(4, 3), [(3, 0), (3, 2)])
+    position = Position.parse("4x3x2\n001H\n002H\n001F")
+    with pytest.raises(FormatError):
+        judge_open(position, (4, 0), layout)
+    with pytest.raises(IllegalMoveError, match="already open"):
+        judge_open(position, (0, 0), layout)
+    with pytest.raises(IllegalMoveError, match="flagged"):
+        judge_open(position, (3, 2), layout)
+    with pytest.raises(IllegalMoveError, match="opens nothing"):
+        judge_chord(position, (0, 0), layout)
+    assert judge_chord(position, (2, 2), layout).kind == "forced"
+    with pytest.raises(ArgumentError, match="shows 1 at"):
+        judge_open(position, (3, 1), Layout.from_cells(Board(4, 3), [(3, 0), (3, 1)]))
+    with pytest.raises(ArgumentError, match="3 mines"):
+        judge_open(position, (3, 1), Layout.from_cells(Board(4, 3), [(3, 0), (3, 1), (3, 2)]))
+    with pytest.raises(ArgumentError, match="5x3"):
+        judge_open(position, (3, 1), Layout.from_cells(Board(5, 3), [(3, 0), (3, 2)]))
+
+
+def test_every_kind_has_text_and_json_in_every_language() -> None:
+    seen: dict[str, Judgement] = {}
+    for layout, position in SMALL:
+        for i in oracle.bits(position.covered_mask & ~position.flag_mask):
+            j = judge_open(position, position.board.xy(i), layout)
+            seen.setdefault(j.kind + ("-fatal" if j.fatal else ""), j)
+        for i in oracle.bits(position.number_mask):
+            cell = position.board.xy(i)
+            if chord_cells(position, cell):
+                j = judge_chord(position, cell, layout)
+                seen.setdefault("chord-" + j.kind, j)
+    layout = Layout.from_cells(Board(4, 4), [(3, 3)])
+    seen["start"] = judge_open(Game(layout).position(), (0, 0), layout)
+    assert {"forced", "guess", "mistake", "start", "chord-forced"} <= set(seen)
+    assert any(key.endswith("fatal") for key in seen)
+    assert set(KINDS) >= {j.kind for j in seen.values()}
+    for lang in LANGUAGES:
+        for key, j in seen.items():
+            text = j.text(lang)
+            assert text and "{" not in text and "}" not in text, (key, lang, text)
+            data = j.to_json(lang)
+            assert json.loads(json.dumps(data)) == data
+            assert data["judgement"] == j.kind and data["text"] == text
+            assert data["cell"] == list(j.cell)
+            assert Position.parse(data["position"]) == j.position
+            if j.probability is not None:
+                assert Fraction(data["probability_exact"]) == j.probability
+                assert data["probability"] == float(j.probability)
+
+
+# --------------------------------------------------------------------------------------------
+# Large positions against ms-toollib
+
+
+def large_game(seed: int, size: tuple[int, int, int]) -> tuple[Layout, Position]:
+    """Return a layout and a mid-game position on it: an opening, then safe cells near the
+    opened area opened one by one, some mines flagged."""
+    rng = random.Random(seed)
+    w, h, m = size
+    board = Board(w, h)
+    start = (rng.randrange(w), rng.randrange(h))
+    layout = Layout.random(board, m, rng, start, "opening")
+    game = Game(layout)
+    game.reveal(*start)
+    steps = rng.randint(5, 60)
+    for _ in range(steps):
+        near = board.dilate(game.opened_mask) & ~game.opened_mask & ~layout.mines
+        if not near or game.state != "playing":
+            break
+        cells = list(oracle.bits(near))
+        game.reveal(*board.xy(rng.choice(cells)))
+    for i in oracle.bits(layout.mines & board.dilate(game.opened_mask)):
+        if rng.random() < 0.5 and game.state == "playing":
+            game.flag(*board.xy(i))
+    return layout, game.position()
+
+
+def grid(position: Position) -> list[list[int]]:
+    """Return ms-toollib's grid of a position, flags as covered cells (not trusted)."""
+    w = position.width
+    return [
+        [10 if c < 0 else c for c in position.cells[y * w : (y + 1) * w]]
+        for y in range(position.height)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("seed", "size"),
+    [(s, (30, 16, 99)) for s in range(8)] + [(s, (60, 36, 540)) for s in range(4)],
+)
+def test_large_positions_match_ms_toollib(seed: int, size: tuple[int, int, int]) -> None:
+    layout, position = large_game(seed, size)
+    theirs, _ = ms_toollib.cal_probability_onboard(grid(position), position.mines)
+    board = position.board
+    safe = 0
+    for y, row in enumerate(theirs):
+        for x, p in enumerate(row):
+            if position.covered_mask >> board.index(x, y) & 1 and p == 0:
+                safe |= 1 << board.index(x, y)
+    rng = random.Random(seed)
+    covered = list(oracle.bits(position.covered_mask & ~position.flag_mask))
+    picks = rng.sample(covered, min(12, len(covered))) + list(oracle.bits(safe))[:4]
+    for i in picks:
+        x, y = board.xy(i)
+        j = judge_open(position, (x, y), layout)
+        assert j.safe_then == safe
+        if safe >> i & 1:
+            assert j.kind == "forced" and j.level is not None
+        else:
+            assert j.probability is not None
+            assert abs(float(j.probability) - theirs[y][x]) < 1e-9
+            assert j.kind == ("mistake" if safe else "guess")
