@@ -19,21 +19,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from from_tests import load
 from playwright.sync_api import sync_playwright
 
 from mineproof.web import App, Games, Store
 from mineproof.web.server import allowed_hosts, make_server, serve_in_thread
 
-WATCH = """() => {
-  window.touched = new Set();
-  new MutationObserver((records) => {
-    for (const r of records) {
-      const cell = (r.target.closest ? r.target : r.target.parentElement).closest('.cell');
-      if (cell) window.touched.add(cell.id);
-    }
-  }).observe(document.querySelector('#board'),
-             { subtree: true, attributes: true, childList: true, characterData: true });
-}"""
+WATCH = load("tests/web/test_browser.py").WATCH_CELLS
 
 
 def main() -> None:

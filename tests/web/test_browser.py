@@ -607,7 +607,37 @@ def test_a_long_first_click_shows_progress_and_can_be_cancelled(page: Page) -> N
     assert held, "the first click was sent"
 
 
-def test_a_click_on_a_big_board_redraws_only_what_changed(page: Page) -> None:
+WATCH_CELLS = """() => {
+  window.touched = new Set();
+  new MutationObserver((records) => {
+    for (const r of records) {
+      const cell = (r.target.closest ? r.target : r.target.parentElement).closest('.cell');
+      if (cell) window.touched.add(cell.id);
+    }
+  }).observe(document.querySelector('#board'),
+             { subtree: true, attributes: true, childList: true, characterData: true });
+}"""
+"""Count in ``window.touched`` the cells of the game's board whose element changes from now on
+(also used by benchmarks/bench_page.py)."""
+
+
+def _big_board_with_a_safe_cell() -> tuple[str, tuple[int, int]]:
+    """Return a seed whose random 100x100 board with 1,000 mines, opened at (50, 50), proves
+    a cell safe, and that cell."""
+    board = Board(100, 100)
+    for k in range(50):
+        seed = f"big-{k}"
+        game = Game(Layout(board, first_layout(100, 100, 1000, False, seed, 50, 50)))
+        game.reveal(50, 50)
+        safe = analyze(game.position()).safe_mask
+        if not game.is_over and safe:
+            return seed, board.xy(next(iter(iter_bits(safe))))
+    pytest.fail("no random 100x100 board proves a cell safe after its opening")
+
+
+def test_a_click_on_a_big_board_redraws_only_what_changed(page: Page, seeds: Seeds) -> None:
+    seed, (x, y) = _big_board_with_a_safe_cell()
+    seeds.queued.append(seed)
     page.select_option("#level", "custom")
     page.fill("#custom-width", "100")
     page.fill("#custom-height", "100")
@@ -617,21 +647,8 @@ def test_a_click_on_a_big_board_redraws_only_what_changed(page: Page) -> None:
     _wait_move(page, 0)
     page.check("#show-probabilities")
     page.wait_for_selector("#board .cell .p")
-    safe = page.locator("#board .cell[data-state=covered] .p", has_text=re.compile("^0$")).first
-    target = safe.locator("xpath=..")
-    x, y = int(target.get_attribute("data-x") or 0), int(target.get_attribute("data-y") or 0)
-    page.evaluate(
-        """() => {
-        window.touched = new Set();
-        new MutationObserver((records) => {
-          for (const r of records) {
-            const cell = (r.target.closest ? r.target : r.target.parentElement).closest('.cell');
-            if (cell) window.touched.add(cell.id);
-          }
-        }).observe(document.querySelector('#board'),
-                   { subtree: true, attributes: true, childList: true, characterData: true });
-      }"""
-    )
+    assert page.inner_text(_cell(page, "board", x, y)) == "0"
+    page.evaluate(WATCH_CELLS)
     before = _moves(page)
     with page.expect_response(lambda r: "/probabilities" in r.url):
         page.click(_cell(page, "board", x, y))
@@ -914,6 +931,11 @@ def test_no_serious_accessibility_violation_on_any_view(open_page: Opened) -> No
     phone = open_page(PHONE, color_scheme="dark")
     _start(phone, "expert", 15, 8)
     found += _axe(phone, "phone, dark")
+    # The statistics fit the phone's width (the table scrolls inside its own box).
+    phone.tap("#tab-stats")
+    phone.wait_for_selector("#stats-table tbody tr")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    found += _axe(phone, "phone, statistics")
     assert found == []
 
 

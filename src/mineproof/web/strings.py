@@ -174,4 +174,5 @@ def page_strings(lang: str) -> dict[str, str]:
         "key_new": t.pgettext("page", "new game (asks first during a game)"),
         "key_zoom": t.pgettext("page", "zoom in, zoom out"),
         "key_tabs": t.pgettext("page", "on the tabs: the previous or next view"),
+        "key_fit": t.pgettext("page", "fit the board"),
     }

@@ -15,6 +15,12 @@
 // What a view may use is `app`, built in start() below: the server's meta (levels, languages,
 // limits), api(), lang(), errorText(), announce(text) (the screen reader's live region),
 // confirm(textKey, yesKey, noKey) (a modal question) and go(name).
+//
+// A view with a board uses BoardView (board.js): draw(lookAt) with a look per cell (its marks
+// are CSS classes, named for screen readers in cellLabel), reveal(cells) to bring cells into
+// view. In the Play view (play.js), a field of a new game is an input in its TEMPLATE and a
+// line in gameRequest(); what is drawn on a finished game comes from cellLook(); words under
+// the board are a message descriptor in `s.message`, worded at render time.
 
 import { api } from "./api.js";
 import { analysisView } from "./analysis.js";

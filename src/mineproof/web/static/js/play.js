@@ -54,7 +54,7 @@ const SHORTCUTS = [
   [["P"], "key_probabilities"],
   [["N"], "key_new"],
   [["+", "\u2212"], "key_zoom"],
-  [["0"], "zoom_fit"],
+  [["0"], "key_fit"],
   [["\u2190", "\u2192"], "key_tabs"],
 ];
 

@@ -4,7 +4,7 @@ import { t } from "./i18n.js";
 import { el } from "./util.js";
 
 const TEMPLATE = `
-  <div class="table-wrap">
+  <div class="table-wrap" tabindex="0" role="region" data-i18n-label="statistics">
     <table id="stats-table">
       <thead><tr>
         <th data-i18n="level"></th><th data-i18n="board_kind"></th><th data-i18n="played"></th>
