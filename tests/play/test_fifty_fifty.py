@@ -69,6 +69,25 @@ def test_the_hint_names_the_isolated_pair_as_the_best_guess() -> None:
     assert german.text.startswith("Am besten rät man A1")
 
 
+def test_a_play_hint_that_proves_only_mines_goes_on_to_the_guess() -> None:
+    # Unflagged: the numbers prove C1 and C2 to be mines, and no cell safe. In play the hint
+    # shows those steps, then the guess of the position with them flagged.
+    position = Position.parse("6x3x5\nHHHHHH\n13HHHH\n012HHH")
+    found = hint(position, open=True)
+    assert found.steps and not any(d.safe for d in found.steps)
+    assert found.best is not None and (found.best.cell, found.best.reason) == (
+        (0, 0),
+        "fifty-fifty",
+    )
+    assert found.guess_text.endswith(found.best.text)
+    assert found.headline.endswith(found.guess_text)
+    data = found.to_json()
+    assert data["level"] == 1 and data["guess_text"] == found.guess_text
+    assert data["best"]["cell"] == [0, 0] and data["safest"] == [list(c) for c in found.safest]
+    # Without open, the hint is the first deduction alone.
+    assert not hint(position).guess_text and "guess_text" not in hint(position).to_json()
+
+
 def test_every_isolated_pair_is_an_independent_coin(stuck_positions: StuckPositions) -> None:
     """Checked by enumeration on positions of real games: one mine in the pair in every
     arrangement, each cell a mine in exactly half, and no covered cell beside the pair."""

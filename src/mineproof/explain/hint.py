@@ -21,7 +21,7 @@ from mineproof.explain.text import (
 )
 from mineproof.logic import HINT_WORK, Deduction, best_deduction, hint_steps, known_view
 from mineproof.play import GuessReason, best_guess
-from mineproof.position import Position
+from mineproof.position import COVERED, FLAG, Position
 from mineproof.render.text import percent
 
 __all__ = ["Advice", "Hint", "hint", "step_texts"]
@@ -60,6 +60,9 @@ class Hint:
     holds the covered, unflagged cells of lowest mine probability ``probability`` and
     ``analysis`` the exact analysis they come from, ``best`` the guess the ``best`` strategy
     would make (``None`` when weighing the candidates passed its budget), and ``text`` says so.
+    In play, when the steps prove only mines and no cell can be proven safe, the guess comes
+    after them: ``safest``, ``probability`` and ``best`` are those of the position with every
+    proven mine flagged, and ``guess_text`` says so.
     """
 
     steps: tuple[Deduction, ...]
@@ -70,6 +73,7 @@ class Hint:
     text: str
     lang: str
     best: Advice | None = None
+    guess_text: str = ""
 
     @property
     def deduction(self) -> Deduction | None:
@@ -86,10 +90,11 @@ class Hint:
         """Return the text for a person: each step's level label, then its explanation."""
         if not self.steps:
             return self.text
-        return "\n".join(
+        lines = [
             f"{level_label(d.level, self.lang)} {text}"
             for d, text in zip(self.steps, self.texts, strict=True)
-        )
+        ]
+        return "\n".join([*lines, self.guess_text] if self.guess_text else lines)
 
     def to_json(self) -> dict[str, Any]:
         """Return the hint as JSON data: the first step's fields (``level``, ``rule``,
@@ -97,12 +102,19 @@ class Hint:
         ``proof``, see :meth:`~mineproof.logic.Deduction.to_json`) and ``text``, then ``steps``:
         every step with the same fields, in order; for a guess, ``level`` 0 with ``safest`` and
         ``probability``, and ``best``: the ``best`` strategy's guess (``cell``, its mine
-        ``probability``, ``reason``, ``win`` for the end game, ``text``), or ``null``."""
+        ``probability``, ``reason``, ``win`` for the end game, ``text``), or ``null``; for steps
+        followed by a guess, ``safest``, ``probability``, ``best`` and ``guess_text`` too."""
         steps = [
             {**d.to_json(), "text": text} for d, text in zip(self.steps, self.texts, strict=True)
         ]
+        guess = {
+            "safest": [list(c) for c in self.safest],
+            "probability": self.probability,
+            "best": None if self.best is None else self.best.to_json(),
+        }
         if steps:
-            return {**steps[0], "steps": steps}
+            after = {**guess, "guess_text": self.guess_text} if self.guess_text else {}
+            return {**steps[0], "steps": steps, **after}
         return {
             "level": 0,
             "rule": "guess",
@@ -115,9 +127,7 @@ class Hint:
             "proof": None,
             "text": self.text,
             "steps": [],
-            "safest": [list(c) for c in self.safest],
-            "probability": self.probability,
-            "best": None if self.best is None else self.best.to_json(),
+            **guess,
         }
 
 
@@ -170,7 +180,28 @@ def hint(
         steps = [] if first is None else [first]
     if steps:
         texts = step_texts(steps, lang)
-        return Hint(tuple(steps), texts, None, [], None, texts[0], lang)
+        if not open or steps[-1].safe:
+            return Hint(tuple(steps), texts, None, [], None, texts[0], lang)
+        # Only mines: the guess a player who flagged every proven mine (and nothing else) is
+        # given, with those flags trusted, which is exact.
+        mines = analyze(position, trust_flags=trust_flags).mine_mask
+        cells = tuple(
+            FLAG if mines >> i & 1 else COVERED if code == FLAG else code
+            for i, code in enumerate(position.cells)
+        )
+        flagged = Position(position.board, cells, position.mines)
+        analysis, safest, p, text, best = _guess(flagged, True, lang)
+        return Hint(tuple(steps), texts, analysis, safest, p, texts[0], lang, best, text)
+    analysis, safest, p, text, best = _guess(position, trust_flags, lang)
+    return Hint((), (), analysis, safest, p, text, lang, best)
+
+
+def _guess(
+    position: Position, trust_flags: bool, lang: str
+) -> tuple[Analysis, Cells, float | None, str, Advice | None]:
+    """Return the guess in ``position`` (nothing forced): its analysis, the safest cells, their
+    mine probability, the text, and the ``best`` strategy's pick (see :func:`_advice`); no
+    cells, ``None`` and no text when no covered cell is left."""
     analysis = analyze(position, trust_flags=trust_flags)
     counts = [
         (n, i)
@@ -178,7 +209,7 @@ def hint(
         if n >= 0 and not position.flag_mask >> i & 1
     ]
     if not counts:
-        return Hint((), (), analysis, [], None, "", lang)
+        return analysis, [], None, "", None
     lowest = min(n for n, _ in counts)
     safest = [position.board.xy(i) for n, i in counts if n == lowest]
     p = lowest / analysis.arrangements
@@ -186,7 +217,7 @@ def hint(
     best = _advice(position, trust_flags, lang)
     if best is not None:
         text += " " + best.text
-    return Hint((), (), analysis, safest, p, text, lang, best)
+    return analysis, safest, p, text, best
 
 
 def _advice(position: Position, trust_flags: bool, lang: str) -> Advice | None:

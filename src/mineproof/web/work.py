@@ -24,7 +24,7 @@ from mineproof.explain import LANGUAGES, level_label
 from mineproof.explain import hint as explain_hint
 from mineproof.formats import load_position
 from mineproof.generate import GenerationError, generate
-from mineproof.position import COVERED, FLAG, Position
+from mineproof.position import Position
 
 __all__ = [
     "GENERATE_BUDGET",
@@ -150,32 +150,9 @@ def hint_json(
 
 
 def hint(position: Position, lang: str) -> dict[str, Any]:
-    """Return the hint of a game's position in play (see :func:`hint_json`).
-
-    When its steps prove only mines (no cell can be proven safe), a guess is needed after them:
-    the hint then also holds the guess a player who flagged every proven mine would be given,
-    ``safest``, ``probability``, ``best`` and its words, ``guess_text``, so that every hint
-    leads to a cell to open."""
-    data = hint_json(position, lang)
-    steps = data["steps"]
-    if not steps or steps[-1]["safe"]:
-        return data
-    # Every proven mine flagged, and no other flag: trusting these flags is exact.
-    mines = analyze(position).mine_mask
-    cells = tuple(
-        FLAG if mines >> i & 1 else (COVERED if code == FLAG else code)
-        for i, code in enumerate(position.cells)
-    )
-    flagged = Position(position.board, cells, position.mines)
-    guess = hint_json(flagged, lang, trust_flags=True)
-    if guess["level"] == 0:
-        data.update(
-            safest=guess["safest"],
-            probability=guess["probability"],
-            best=guess["best"],
-            guess_text=guess["text"],
-        )
-    return data
+    """Return the hint of a game's position in play (see :func:`hint_json`): it leads to a cell
+    to open, through a guess when its steps prove only mines."""
+    return hint_json(position, lang)
 
 
 def probabilities(position: Position) -> dict[str, Any]:
