@@ -316,7 +316,7 @@ class Layout:
         excluded = 0
         if start is not None:
             excluded = board.start_area(board.index(*start), rule)
-        free = [i for i in range(board.size) if not excluded >> i & 1]
+        free = iter_bits(board.full_mask & ~excluded)
         if not 0 <= mines <= len(free):
             where = f" outside the {rule} start area" if excluded else ""
             raise FormatError(
