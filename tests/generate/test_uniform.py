@@ -188,8 +188,9 @@ def test_the_statistic_detects_the_perturbation_sampler_bias() -> None:
     # The same measurements, on the same seeds, fail by far (P_MIN is 1e-4): on 5x5 the
     # chi-square over the layouts, on 6x5 the per-cell z-scores and the coarse chi-square, and
     # on the dense 5x5 board with 9 mines the coarse chi-square already at 1,000 boards. (Since
-    # the perturbations aim at a number, 2026-11-23, the sampler is less biased on 5x5: p 1e-12
-    # over the layouts and 5e-8 on the dense board, where it was below 1e-20 and 1e-8.)
+    # the perturbations aim at a number, 2026-11-23, these two p-values are larger, 1e-12 and
+    # 5e-8 where they were below 1e-20 and 1e-8, while its worst cells are further off: see
+    # the README's uniformity tables.)
     small = measure(5, 5, 5, draw(5, 5, 5, "perturb", 4000))
     assert small.outside == 0
     assert small.p_layouts is not None
