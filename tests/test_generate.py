@@ -519,3 +519,13 @@ def test_cli_unknown_sampler_is_a_usage_error(capsys: pytest.CaptureFixture[str]
         main(["generate", "--level", "beginner", "--sampler", "magic"])
     assert stop.value.code == 2
     assert "--sampler" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed", [19, 90])
+def test_auto_keeps_rejecting_past_a_small_budget(seed: int) -> None:
+    # Opened in a corner, about one expert layout in 11 is guess-free: with the web app's
+    # budget of 40 layouts, these seeds found none and used to fall back to the perturb
+    # sampler, so their boards were not drawn exactly uniformly.
+    made = generate(Board(30, 16), 99, random.Random(seed), start=(0, 0), budget=40)
+    assert made.sampler == "exact"
+    assert solve(made.layout, (0, 0)).solved
