@@ -11,6 +11,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import Literal, overload
 
 from mineproof.bitboard import bitboard
@@ -29,20 +30,29 @@ MAX_SIDE = 255
 FirstClick = Literal["safe", "opening", "none"]
 
 
+_DIGIT_BYTES = bytes.maketrans(b"01", b"\x00\x01")
+
+
 def iter_bits(mask: int) -> list[int]:
     """Return the indices of the set bits of ``mask``, lowest first.
 
     >>> iter_bits(0b10110)
     [1, 2, 4]
     """
-    if mask.bit_count() < 8:
+    count = mask.bit_count()
+    if count < 8:
         out = []
         while mask:
             low = mask & -mask
             out.append(low.bit_length() - 1)
             mask ^= low
         return out
-    # Dense or wide masks: let str.find walk the binary digits at C speed.
+    if 4 * count > mask.bit_length():
+        # Dense masks (a layout's free cells): the digits as bytes 0 and 1 select their
+        # indices, all at C speed (about 5x faster than a find per bit at 98 % density).
+        selectors = bin(mask)[:1:-1].encode().translate(_DIGIT_BYTES)
+        return list(compress(range(len(selectors)), selectors))
+    # Sparse wide masks: let str.find walk the binary digits at C speed.
     digits = bin(mask)[:1:-1]
     out = []
     i = digits.find("1")
