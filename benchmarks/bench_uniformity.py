@@ -17,18 +17,19 @@ Three measurements, for each sampler asked for (``--samplers exact,perturb,chain
   with the z-score of the difference. (The reference has seeds of its own: on the same seeds
   the exact sampler, which is the same rejection with a sound shortcut, draws the same boards.)
   The chain is left out here (about a second per board).
-- ``dense`` (``--dense-boards``): 30x16 with 130 mines, where no exact reference can be drawn.
-  The same regions, against the chain run :data:`LONG` times longer from seeds of its own. This
-  is a convergence check, not an independent reference: it shows whether more moves still
-  change the distribution (they do, for the perturb sampler's boards; see the README).
+- ``dense`` (``--dense-boards``): 30x16 with 130 mines (``--dense-mines``), where no exact
+  reference can be drawn. The same regions, against the chain run :data:`LONG` times longer
+  from seeds of its own. This is a convergence check, not an independent reference: it shows
+  whether more moves still change the distribution (they do, for the perturb sampler's
+  boards; see the README).
 
 Also prints each sampler's CPU time per board (mean, median, p90). The statistics compare with
 known distributions, never with quantities a sampler keeps fixed by construction (the old
 version counted mines in corners, edges and inside, which the perturb sampler preserves).
 
 Usage: python benchmarks/bench_uniformity.py [--small-boards 20000] [--expert-boards 5000]
-           [--dense-boards 0] [--samplers exact,perturb,chain] [--small 5x5/5,6x5/7,...]
-           [--jobs 2]
+           [--dense-boards 0] [--dense-mines 130] [--samplers exact,perturb,chain]
+           [--small 5x5/5,6x5/7,...] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -249,6 +250,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--small", default="5x5/5,6x5/7,5x5/9,6x5/12", help="small boards, e.g. 5x5/5,6x5/12"
     )
     parser.add_argument("--dense-boards", type=int, default=0)
+    parser.add_argument("--dense-mines", type=int, default=130, help="mines of the dense boards")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
     samplers = [s for s in args.samplers.split(",") if s]
@@ -261,7 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             expert(pool, [s for s in samplers if s != "chain"], args.expert_boards, args.jobs)
         if args.dense_boards:
             dense = [s for s in samplers if s != "exact"]
-            expert(pool, dense, args.dense_boards, args.jobs, 130, "long")
+            expert(pool, dense, args.dense_boards, args.jobs, args.dense_mines, "long")
     return 0
 
 
