@@ -20,7 +20,9 @@ class GuessConfig:
     ``candidates``: at most this many cells some clue sees; ``off_edge_all``: weigh every cell no
     clue sees when there are at most this many; ``endgame_arrangements``: the exact search of
     the end game runs from this many arrangements down; ``endgame_budget``: the splits of a set
-    of arrangements that search may make.
+    of arrangements that search may make; ``pseudo``: take a pseudo 50/50 (a cell that is
+    safe or the mine of a 50/50 no number can decide) before weighing other guesses (see
+    :mod:`mineproof.play.pseudo`).
     """
 
     cut_off: float = 0.9
@@ -28,6 +30,7 @@ class GuessConfig:
     off_edge_all: int = 30
     endgame_arrangements: int = 200
     endgame_budget: int = 20_000
+    pseudo: bool = True
 
     @classmethod
     def parse(cls, text: str) -> GuessConfig:

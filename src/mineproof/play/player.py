@@ -13,7 +13,9 @@ mine; when nothing is forced, the strategy picks a guess:
   When at most 200 arrangements remain, it searches the rest of the game exactly and opens the
   cell that wins most often (see :mod:`mineproof.play.endgame`). An isolated 50/50 (two cells
   holding one mine that no number still to come can tell apart) is taken first: it must be
-  guessed some time, and a game lost on it is better lost before the work of the rest.
+  guessed some time, and a game lost on it is better lost before the work of the rest. So is,
+  past the end game, a pseudo 50/50: a cell that is either safe or the mine of such a pair (see
+  :mod:`mineproof.play.pseudo`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from mineproof.logic import one_clue_closure
 from mineproof.play.config import DEFAULT, GuessConfig
 from mineproof.play.endgame import EndgameSearch, arrangements
 from mineproof.play.lookahead import Lookahead, Score
+from mineproof.play.pseudo import pseudo_fifty_fifty
 from mineproof.position import Position
 
 __all__ = [
@@ -202,10 +205,12 @@ def _endgame(analysis: Analysis, config: GuessConfig = DEFAULT) -> tuple[int, fl
     return search.best_cell(tuple(states))
 
 
-GuessReason = Literal["fifty-fifty", "endgame", "lookahead"]
+GuessReason = Literal["fifty-fifty", "endgame", "pseudo-fifty-fifty", "lookahead"]
 """Why :func:`best_guess` chose its cell: an isolated 50/50 that must be guessed some time
-(taken now), the exact search of the end game (the cell that wins most often), or the look one
-move ahead (the best chance to survive the guess and the move after it)."""
+(taken now), the exact search of the end game (the cell that wins most often), a cell that is
+safe or the mine of a 50/50 no number can decide (taken now: it loses only where that coin was
+bound to come), or the look one move ahead (the best chance to survive the guess and the move
+after it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +229,8 @@ def best_guess(
     """Return the guess with the best chance to survive it and the move after it.
 
     An isolated 50/50 first (see :func:`isolated_fifty_fifty`). When few cells remain, the cell
-    that wins most often, found by exact search. Otherwise each candidate (see
+    that wins most often, found by exact search. Then a pseudo 50/50 (see
+    :func:`~mineproof.play.pseudo.pseudo_fifty_fifty`). Otherwise each candidate (see
     :func:`_candidates`) is weighed by :meth:`Lookahead.score`: living cells before dead ones,
     then secondary safety, then progress and expected clears. ``analysis`` is of a position
     where nothing is forced (flags trusted). Raises ``ValueError`` when no covered cell is left
@@ -243,6 +249,10 @@ def _best_guess(analysis: Analysis, config: GuessConfig) -> BestGuess:
     exact = _endgame(analysis, config)
     if exact is not None:
         return BestGuess(exact[0], "endgame", exact[1])
+    if config.pseudo:
+        pseudo = pseudo_fifty_fifty(analysis, constraints_of(analysis.position, trust_flags=True))
+        if pseudo is not None:
+            return BestGuess(pseudo, "pseudo-fifty-fifty")
     if not any(n >= 0 for n in analysis.mine_counts):
         raise ValueError("no covered cell is left to guess")
     look = Lookahead(analysis)
