@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from itertools import combinations
 
 import pytest
@@ -16,49 +15,10 @@ from mineproof.play.endgame import EndgameSearch, arrangements
 from mineproof.play.player import _endgame, best_guess
 from mineproof.position import Position
 
+from .oracle import optimal
+
 # The conftest fixture: (count, width, height, mines, most covered) -> positions.
 StuckPositions = Callable[[int, int, int, int, int], list[Position]]
-
-
-def neighbours(w: int, h: int, i: int) -> frozenset[int]:
-    x, y = i % w, i // w
-    return frozenset(
-        ny * w + nx
-        for ny in range(max(0, y - 1), min(h, y + 2))
-        for nx in range(max(0, x - 1), min(w, x + 2))
-        if (nx, ny) != (x, y)
-    )
-
-
-def optimal(position: Position) -> dict[int, float]:
-    """Return, for each covered cell, the best chance to win when opening it next (brute force)."""
-    w, h = position.width, position.height
-    covered = [i for i, c in enumerate(position.cells) if c < 0]
-    layouts = [
-        frozenset(m)
-        for m in combinations(covered, position.mines)
-        if all(
-            len(neighbours(w, h, i) & set(m)) == c for i, c in enumerate(position.cells) if c >= 0
-        )
-    ]
-
-    @cache
-    def chance(states: frozenset[frozenset[int]], opened: frozenset[int]) -> float:
-        if all(set(covered) - opened - m == set() for m in states):
-            return 1.0
-        return max((value(states, opened, c) for c in covered if c not in opened), default=0.0)
-
-    def value(states: frozenset[frozenset[int]], opened: frozenset[int], c: int) -> float:
-        by_number: dict[int, set[frozenset[int]]] = {}
-        for m in states:
-            if c not in m:
-                by_number.setdefault(len(neighbours(w, h, c) & m), set()).add(m)
-        return sum(
-            len(g) / len(states) * chance(frozenset(g), opened | {c}) for g in by_number.values()
-        )
-
-    everything = frozenset(layouts)
-    return {c: value(everything, frozenset(), c) for c in covered}
 
 
 def test_best_guess_is_optimal_in_small_end_games(stuck_positions: StuckPositions) -> None:

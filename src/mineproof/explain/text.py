@@ -730,8 +730,8 @@ def best_guess_text(
     cell: tuple[int, int], reason: str, probability: str, win: str | None, lang: str = "en"
 ) -> str:
     """Return why the ``best`` strategy would open ``cell`` (mine probability ``probability``):
-    ``reason`` is ``fifty-fifty``, ``endgame`` (``win``: its chance to win the game) or
-    ``lookahead``. Raises ``ValueError`` for another reason."""
+    ``reason`` is ``fifty-fifty``, ``endgame`` (``win``: its chance to win the game),
+    ``pseudo-fifty-fifty`` or ``lookahead``. Raises ``ValueError`` for another reason."""
     t = translations(lang)
     name = cell_name(*cell)
     if reason == "fifty-fifty":
@@ -746,6 +746,13 @@ def best_guess_text(
             "rest of the game shows that opening it first wins {win} of the time, more than "
             "any other cell."
         ).format(cell=name, p=probability, win=win)
+    if reason == "pseudo-fifty-fifty":
+        return t.gettext(
+            "The best guess is {cell}, with a mine probability of {p}: whenever it holds a "
+            "mine, it is one of two cells side by side that no number can ever tell apart, so "
+            "that mine would have to be guessed anyway. Opening it now risks nothing more, and "
+            "if it is safe its number helps."
+        ).format(cell=name, p=probability)
     if reason == "lookahead":
         return t.gettext(
             "The best guess is {cell}, with a mine probability of {p}: of the nearly safest "

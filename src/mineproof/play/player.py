@@ -13,7 +13,9 @@ mine; when nothing is forced, the strategy picks a guess:
   When at most 200 arrangements remain, it searches the rest of the game exactly and opens the
   cell that wins most often (see :mod:`mineproof.play.endgame`). An isolated 50/50 (two cells
   holding one mine that no number still to come can tell apart) is taken first: it must be
-  guessed some time, and a game lost on it is better lost before the work of the rest.
+  guessed some time, and a game lost on it is better lost before the work of the rest. So is,
+  past the end game, a pseudo 50/50: a cell that is either safe or the mine of such a pair (see
+  :mod:`mineproof.play.pseudo`).
 """
 
 from __future__ import annotations
@@ -28,8 +30,10 @@ from mineproof.board import Board, Layout, iter_bits
 from mineproof.formats import format_layout_text
 from mineproof.game import Game
 from mineproof.logic import one_clue_closure
+from mineproof.play.config import DEFAULT, GuessConfig
 from mineproof.play.endgame import EndgameSearch, arrangements
 from mineproof.play.lookahead import Lookahead, Score
+from mineproof.play.pseudo import pseudo_fifty_fifty
 from mineproof.position import Position
 
 __all__ = [
@@ -54,12 +58,6 @@ RULES: dict[str, tuple[tuple[int, int], Literal["safe", "opening"]]] = {
 }
 """Benchmark rules: the first click and what it guarantees."""
 
-_CUT_OFF = 0.9  # candidates for ``best``: at least this share of the best chance to be safe
-_CANDIDATES = 12  # at most this many cells some clue sees (the safest)
-_OFF_EDGE_ALL = 30  # weigh every cell no clue sees when there are at most this many
-_ENDGAME_ARRANGEMENTS = 200  # exact end-game search from this many arrangements down
-_ENDGAME_BUDGET = 20_000  # splits of a set of arrangements the search may make
-
 GUESS_WORK = 4_000_000
 """The counting work one :func:`best_guess` may spend weighing its candidates (about half a
 second here; an expert position needs a few thousand): past it, it raises
@@ -82,13 +80,15 @@ def play_game(
     rules: Rules = "classic",
     strategy: Strategy = "best",
     record: dict[str, Any] | None = None,
+    config: GuessConfig = DEFAULT,
 ) -> GameResult:
     """Play one game of ``mines`` mines on ``board`` with ``rules`` and ``strategy``.
 
     The layout is drawn from ``rng`` after the first click's guarantee; the player never sees it.
     With ``record`` (a dict), the game is written into it: the layout, the start and every move
     with its reason (forced, and by what; or a guess and its mine probability) and the cells it
-    opened, as :mod:`mineproof.play.replay` reads it.
+    opened, as :mod:`mineproof.play.replay` reads it. ``config`` tunes the ``best`` strategy (a
+    variant to measure against :data:`~mineproof.play.config.DEFAULT`).
     """
     start, guarantee = RULES[rules]
     if start[0] >= board.width or start[1] >= board.height:
@@ -134,7 +134,7 @@ def play_game(
             continue
         if strategy == "logic":
             break
-        cell = _safest(analysis) if strategy == "safest" else _guess(analysis)
+        cell = _safest(analysis) if strategy == "safest" else _guess(analysis, config)
         guesses += 1
         p = analysis.mine_counts[cell] / analysis.arrangements
         move("open", cell, {"kind": "guess", "probability": p, "strategy": strategy})
@@ -157,11 +157,11 @@ def play_game(
     return GameResult(outcome, guesses, game.opened_mask.bit_count())
 
 
-def _guess(analysis: Analysis) -> int:
+def _guess(analysis: Analysis, config: GuessConfig) -> int:
     """Return the ``best`` strategy's guess, or the safest cell when weighing the candidates
     would pass its budget."""
     try:
-        return best_guess(analysis).cell
+        return best_guess(analysis, config=config).cell
     except CountTooLarge:
         return _safest(analysis)
 
@@ -185,28 +185,32 @@ def _safest(analysis: Analysis) -> int:
     return _choices(analysis)[0][1]
 
 
-def _endgame(analysis: Analysis) -> tuple[int, float] | None:
+def _endgame(analysis: Analysis, config: GuessConfig = DEFAULT) -> tuple[int, float] | None:
     """Return the guess that wins most often and its chance to win, by exact search, when few
     arrangements remain.
 
-    Only when at most ``_ENDGAME_ARRANGEMENTS`` arrangements are left and the search fits its
-    budget of work (see :mod:`mineproof.play.endgame`); otherwise None.
+    Only when at most ``config.endgame_arrangements`` arrangements are left and the search fits
+    its budget of work (see :mod:`mineproof.play.endgame`); otherwise None.
     """
-    if analysis.arrangements > _ENDGAME_ARRANGEMENTS:
+    limit = config.endgame_arrangements
+    if analysis.arrangements > limit:
         return None
     position = analysis.position
     cons = constraints_of(position, trust_flags=True)
-    states = arrangements(cons.unknown, cons.mines, cons.clues, _ENDGAME_ARRANGEMENTS)
+    states = arrangements(cons.unknown, cons.mines, cons.clues, limit)
     if states is None:
         return None
     masks = position.board.neighbour_masks()
-    return EndgameSearch(masks, iter_bits(cons.unknown), _ENDGAME_BUDGET).best_cell(tuple(states))
+    search = EndgameSearch(masks, iter_bits(cons.unknown), config.endgame_budget)
+    return search.best_cell(tuple(states))
 
 
-GuessReason = Literal["fifty-fifty", "endgame", "lookahead"]
+GuessReason = Literal["fifty-fifty", "endgame", "pseudo-fifty-fifty", "lookahead"]
 """Why :func:`best_guess` chose its cell: an isolated 50/50 that must be guessed some time
-(taken now), the exact search of the end game (the cell that wins most often), or the look one
-move ahead (the best chance to survive the guess and the move after it)."""
+(taken now), the exact search of the end game (the cell that wins most often), a cell that is
+safe or the mine of a 50/50 no number can decide (taken now: it loses only where that coin was
+bound to come), or the look one move ahead (the best chance to survive the guess and the move
+after it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,33 +223,41 @@ class BestGuess:
     win: float | None = None
 
 
-def best_guess(analysis: Analysis, work: int = GUESS_WORK) -> BestGuess:
+def best_guess(
+    analysis: Analysis, work: int = GUESS_WORK, config: GuessConfig = DEFAULT
+) -> BestGuess:
     """Return the guess with the best chance to survive it and the move after it.
 
     An isolated 50/50 first (see :func:`isolated_fifty_fifty`). When few cells remain, the cell
-    that wins most often, found by exact search. Otherwise each candidate (see
+    that wins most often, found by exact search. Then a pseudo 50/50 (see
+    :func:`~mineproof.play.pseudo.pseudo_fifty_fifty`). Otherwise each candidate (see
     :func:`_candidates`) is weighed by :meth:`Lookahead.score`: living cells before dead ones,
     then secondary safety, then progress and expected clears. ``analysis`` is of a position
     where nothing is forced (flags trusted). Raises ``ValueError`` when no covered cell is left
-    and :class:`~mineproof.analysis.CountTooLarge` past ``work`` units of counting.
+    and :class:`~mineproof.analysis.CountTooLarge` past ``work`` units of counting. ``config``
+    tunes the weighing (see :class:`~mineproof.play.config.GuessConfig`).
     """
     with counting_budget(work):
-        return _best_guess(analysis)
+        return _best_guess(analysis, config)
 
 
-def _best_guess(analysis: Analysis) -> BestGuess:
+def _best_guess(analysis: Analysis, config: GuessConfig) -> BestGuess:
     """Return :func:`best_guess` without its budget."""
     coin = isolated_fifty_fifty(analysis)
     if coin is not None:
         return BestGuess(coin, "fifty-fifty")
-    exact = _endgame(analysis)
+    exact = _endgame(analysis, config)
     if exact is not None:
         return BestGuess(exact[0], "endgame", exact[1])
+    if config.pseudo:
+        pseudo = pseudo_fifty_fifty(analysis, constraints_of(analysis.position, trust_flags=True))
+        if pseudo is not None:
+            return BestGuess(pseudo, "pseudo-fifty-fifty")
     if not any(n >= 0 for n in analysis.mine_counts):
         raise ValueError("no covered cell is left to guess")
     look = Lookahead(analysis)
     best: Score | None = None
-    for cell in _candidates(analysis, look):
+    for cell in _candidates(analysis, look, config):
         bound = best.secondary if best is not None and not best.dead else -1.0
         score = look.score(cell, bound)
         if score.pruned:
@@ -292,10 +304,10 @@ def isolated_fifty_fifty(analysis: Analysis) -> int | None:
     return None
 
 
-def _candidates(analysis: Analysis, look: Lookahead) -> list[int]:
+def _candidates(analysis: Analysis, look: Lookahead, config: GuessConfig = DEFAULT) -> list[int]:
     """Return the cells worth weighing one move ahead, safest first.
 
-    Cells some clue sees, whose chance to be safe is within ``_CUT_OFF`` of the best; and when
+    Cells some clue sees, whose chance to be safe is within ``config.cut_off`` of the best; and when
     the cells no clue sees are about as safe, a few of those (they all share one probability):
     all of them when few, otherwise those two cells straight away from a number (their reveal
     may link up with it) and those with few covered neighbours (corners: likely zeros).
@@ -313,23 +325,24 @@ def _candidates(analysis: Analysis, look: Lookahead) -> list[int]:
     on_edge = [
         (counts[i], i)
         for i in iter_bits(unknown & frontier)
-        if 1 - counts[i] / total >= best_safety * _CUT_OFF
+        if 1 - counts[i] / total >= best_safety * config.cut_off
     ]
     on_edge.sort()
-    cells = [i for _, i in on_edge[:_CANDIDATES]]
+    cells = [i for _, i in on_edge[: config.candidates]]
     off = unknown & ~frontier
     if off:
         off_safety = 1 - counts[(off & -off).bit_length() - 1] / total
-        if off_safety >= best_safety * _CUT_OFF:
-            cells += _off_edge(position, off, flags)
+        if off_safety >= best_safety * config.cut_off:
+            cells += _off_edge(position, off, flags, config.off_edge_all)
     cells.sort(key=lambda i: (counts[i], i))
     return cells
 
 
-def _off_edge(position: Position, off: int, flags: int) -> list[int]:
-    """Return the cells no clue sees that are worth weighing (see :func:`_candidates`)."""
+def _off_edge(position: Position, off: int, flags: int, every: int) -> list[int]:
+    """Return the cells no clue sees that are worth weighing (see :func:`_candidates`): all of
+    them when there are at most ``every``."""
     board = position.board
-    if off.bit_count() <= _OFF_EDGE_ALL:
+    if off.bit_count() <= every:
         return iter_bits(off)
     masks = board.neighbour_masks()
     covered = position.covered_mask & ~flags

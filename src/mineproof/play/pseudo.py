@@ -1,0 +1,96 @@
+"""Pseudo 50/50s: a cell that is either safe or the mine of a 50/50 that no number can decide.
+
+Take two covered cells ``t`` and ``u`` side by side (in a row or a column). The cells that see
+exactly one of them are the only ones whose number could tell "the mine is in ``t``" from "the
+mine is in ``u``": call them the *deciders*. In an arrangement where ``t`` is a mine, ``u`` is
+safe and every decider is a mine, moving the mine from ``t`` to ``u`` gives another arrangement
+that fits every number shown, and no cell that can ever be opened, other than ``t`` and ``u``
+themselves, tells the two apart: one of them must be guessed, and half of such games are lost
+whatever the order of the moves.
+
+When *every* arrangement with ``t`` a mine is of that kind, opening ``t`` now costs nothing that
+is not lost anyway: it loses only where the 50/50 was bound to come, and otherwise it shows a
+number. Taking it first saves the risk of the guesses that would otherwise come before it (and
+that would be wasted, half of the time, by the coin at the end). The test is exact: two counts
+of arrangements per pair, made only for pairs with at most ``_MISSING`` deciders still unknown
+(the others are already known mines or lie off the board), so it stays cheap.
+"""
+
+from __future__ import annotations
+
+from mineproof.analysis import Analysis
+from mineproof.analysis.constraints import Clue, Constraints, Contradiction, new_clue
+from mineproof.analysis.core import count_constraints
+from mineproof.board import iter_bits
+
+__all__ = ["count_fixed", "pseudo_fifty_fifty"]
+
+_MISSING = 1  # at most this many deciders may be unknown cells (the rest: known mines)
+_PAIRS = 24  # at most this many pairs are counted in one position (each costs one count)
+
+
+def count_fixed(cons: Constraints, mines: int, safe: int) -> int:
+    """Return the number of arrangements of ``cons`` with every cell of ``mines`` a mine and
+    every cell of ``safe`` safe (both masks of unknown cells, disjoint); 0 when none fits.
+
+    Raises :class:`~mineproof.analysis.CountTooLarge` past the counting budget in force.
+    """
+    fixed = mines | safe
+    clues: list[Clue] = []
+    for clue in cons.clues:
+        if not clue.mask & fixed:
+            clues.append(clue)
+            continue
+        need = clue.mines - (clue.mask & mines).bit_count()
+        rest = clue.mask & ~fixed
+        if not 0 <= need <= rest.bit_count():
+            return 0
+        if rest:
+            clues.append(new_clue(Clue, (clue.cell, rest, need)))
+    left = cons.mines - mines.bit_count()
+    if left < 0:
+        return 0
+    try:
+        return count_constraints(cons.unknown & ~fixed, left, clues).total
+    except Contradiction:
+        return 0
+
+
+def pseudo_fifty_fifty(analysis: Analysis, cons: Constraints) -> int | None:
+    """Return a cell that is safe or the mine of an undecidable 50/50 (see the module), or None.
+
+    ``cons`` are the constraints of ``analysis``'s position with flags trusted. Pairs are tried
+    in the order of their lower cell, row pairs before column pairs; the first cell found is
+    returned. Raises :class:`~mineproof.analysis.CountTooLarge` past the counting budget.
+    """
+    position = analysis.position
+    board = position.board
+    masks = board.neighbour_masks()
+    counts = analysis.mine_counts
+    known = analysis.mine_mask | position.flag_mask
+    unknown = cons.unknown & ~analysis.mine_mask
+    opened = board.full_mask & ~position.covered_mask
+    w = board.width
+    tried = 0
+    for t in iter_bits(unknown):
+        x = t % w
+        for u in (t + 1 if x + 1 < w else -1, t + w if t + w < board.size else -1):
+            if u < 0 or not unknown >> u & 1:
+                continue
+            pair = 1 << t | 1 << u
+            deciders = (masks[t] ^ masks[u]) & ~pair
+            if deciders & opened:
+                continue
+            missing = deciders & ~known
+            if missing.bit_count() > _MISSING:
+                continue
+            tried += 1
+            if tried > _PAIRS:
+                return None
+            for a, b in ((t, u), (u, t)):
+                if counts[a] == 0 or counts[a] == analysis.arrangements:
+                    continue
+                twins = count_fixed(cons, 1 << a | missing, 1 << b)
+                if twins == counts[a]:
+                    return a
+    return None

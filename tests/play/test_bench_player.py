@@ -1,0 +1,76 @@
+"""The paired benchmark of two players: same layouts, counted game by game, exact sign test."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from mineproof.board import Board
+from mineproof.play import Strategy, play_game
+from mineproof.play.config import DEFAULT, GuessConfig
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def bench_player() -> ModuleType:
+    path = ROOT / "benchmarks" / "bench_player.py"
+    spec = importlib.util.spec_from_file_location("bench_player", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_player"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_sign_test_is_the_exact_two_sided_binomial() -> None:
+    sign_test = bench_player().sign_test
+    assert sign_test(10, 0) == pytest.approx(2 / 1024)
+    assert sign_test(0, 10) == pytest.approx(2 / 1024)
+    # 7 against 3: P(X <= 3) for X ~ B(10, 1/2) is 176/1024, doubled.
+    assert sign_test(7, 3) == pytest.approx(2 * 176 / 1024)
+    assert sign_test(4, 4) == 1.0 and sign_test(0, 0) == 1.0
+
+
+def test_two_players_on_the_same_games(capsys: pytest.CaptureFixture[str]) -> None:
+    module = bench_player()
+    argv = ["--level", "beginner", "--games", "30", "--a", "safest", "--b", "best", "--json"]
+    assert module.main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    a, b = report["a"], report["b"]
+    assert a["wins"] - b["wins"] == a["only"] - b["only"]
+    # Each side's wins are those of the same games played alone with that strategy.
+    sides: tuple[tuple[dict[str, int], Strategy], ...] = ((a, "safest"), (b, "best"))
+    for side, strategy in sides:
+        alone = sum(
+            play_game(
+                Board(9, 9), 10, random.Random(f"mineproof-bench:1:{i}"), "classic", strategy
+            ).outcome
+            == "won"
+            for i in range(30)
+        )
+        assert side["wins"] == alone
+    assert report["sign_test_p"] == pytest.approx(module.sign_test(a["only"], b["only"]))
+
+
+def test_knobs_are_parsed_and_checked() -> None:
+    config = GuessConfig.parse("endgame_arrangements=1000, pseudo=0,cut_off=0.8")
+    assert (config.endgame_arrangements, config.pseudo, config.cut_off) == (1000, False, 0.8)
+    assert GuessConfig.parse("") == DEFAULT
+    for bad in ("nonsense=1", "pseudo=maybe", "candidates=many", "cut_off"):
+        with pytest.raises(ValueError):
+            GuessConfig.parse(bad)
+
+
+def test_a_game_is_the_same_each_time_it_is_played() -> None:
+    records = []
+    for _ in range(2):
+        record: dict[str, object] = {}
+        play_game(Board(16, 16), 40, random.Random("same"), "classic", "best", record)
+        records.append(record)
+    assert records[0] == records[1] and records[0]["moves"]
