@@ -60,7 +60,6 @@ from mineproof.review import (
     Summary,
     mistakes_table,
     read_file,
-    read_game,
     review_game,
     review_gif,
     review_svg,
@@ -624,6 +623,7 @@ def _web_game(game_id: str, data: Path | None) -> RecordedGame:
     when there is no such game (or no data folder), ``ArgumentError`` when the folder is in
     use by a running server or cannot be read."""
     from mineproof.web import Store, default_data_dir
+    from mineproof.web.games import stored_game
     from mineproof.web.store import StoreInUse
 
     folder = data or default_data_dir()
@@ -643,8 +643,7 @@ def _web_game(game_id: str, data: Path | None) -> RecordedGame:
         raise NotFoundError(f"{game_id}: no such file, nor a game of the web app in {folder}")
     if row.layout is None:
         raise NotFoundError(f"game {game_id} has no move yet")
-    layout = Layout(Board(row.width, row.height), int(row.layout, 16))
-    return read_game(layout, [(None, kind, x, y) for kind, x, y in row.moves], "web")
+    return stored_game(row).recorded()
 
 
 def _review(args: argparse.Namespace) -> str:

@@ -18,7 +18,7 @@ from itertools import combinations
 import pytest
 from scipy.stats import chisquare  # type: ignore[import-untyped]
 
-from mineproof.analysis import count_arrangements, sample_arrangement
+from mineproof.analysis import count_arrangements, sample_arrangement, sample_with_a_mine_among
 from mineproof.board import Board
 from mineproof.errors import ArgumentError
 from mineproof.position import COVERED, FLAG, Position
@@ -154,6 +154,8 @@ def test_conditions_that_cannot_hold() -> None:
     )
     assert count_arrangements(position, mines=1 << always_safe) == 0
     with pytest.raises(ArgumentError):
+        sample_with_a_mine_among(position, 1 << always_safe, random.Random(1))
+    with pytest.raises(ArgumentError):
         sample_arrangement(position, random.Random(1), mines=1 << always_safe)
     with pytest.raises(ArgumentError):
         sample_arrangement(position, random.Random(1), mines=1)  # an opened cell
@@ -189,3 +191,22 @@ def test_the_chi_square_rejects_unweighted_frontier_sampling() -> None:
     keys = sorted(by_frontier)
     draws = [rng.choice(by_frontier[rng.choice(keys)]) for _ in range(15 * len(every))]
     assert chi_square_p(draws, every) < 1e-6
+
+
+@pytest.mark.parametrize("case", [1, 4])
+def test_draws_with_a_mine_among_cells_are_uniform(case: int) -> None:
+    """A punished chord: a mine on at least one of the cells it opens, every such arrangement
+    equally likely."""
+    position = CASES[case]
+    every = fitting(position)
+    undecided = [
+        i
+        for i, code in enumerate(position.cells)
+        if code == COVERED and 0 < sum(a >> i & 1 for a in every) < len(every)
+    ]
+    cells = sum(1 << i for i in undecided[:3])
+    support = [a for a in every if a & cells]
+    rng = random.Random(200 + case)
+    n = min(15 * len(support), 15_000)
+    draws = [sample_with_a_mine_among(position, cells, rng) for _ in range(n)]
+    assert chi_square_p(draws, support) > 1e-4

@@ -480,7 +480,7 @@ def _only_mines_seed() -> str:
     """Return a seed whose random beginner board, opened at E5, proves only mines."""
     for k in range(20_000):
         seed = f"only-mines-{k}"
-        game = Game(Layout(Board(9, 9), first_layout(9, 9, 10, False, seed, 4, 4)))
+        game = Game(Layout(Board(9, 9), first_layout(9, 9, 10, False, seed, 4, 4)[0]))
         game.reveal(4, 4)
         if not game.is_over:
             analysis = analyze(game.position())
@@ -627,7 +627,7 @@ def _big_board_with_a_safe_cell() -> tuple[str, tuple[int, int]]:
     board = Board(100, 100)
     for k in range(50):
         seed = f"big-{k}"
-        game = Game(Layout(board, first_layout(100, 100, 1000, False, seed, 50, 50)))
+        game = Game(Layout(board, first_layout(100, 100, 1000, False, seed, 50, 50)[0]))
         game.reveal(50, 50)
         safe = analyze(game.position()).safe_mask
         if not game.is_over and safe:

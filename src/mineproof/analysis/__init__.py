@@ -11,7 +11,11 @@ from mineproof.analysis.core import (
     forced_by,
 )
 from mineproof.analysis.counting import CountTooLarge, counting_budget
-from mineproof.analysis.sample import count_arrangements, sample_arrangement
+from mineproof.analysis.sample import (
+    count_arrangements,
+    sample_arrangement,
+    sample_with_a_mine_among,
+)
 
 __all__ = [
     "ANALYSIS_WORK",
@@ -26,4 +30,5 @@ __all__ = [
     "decimal",
     "forced_by",
     "sample_arrangement",
+    "sample_with_a_mine_among",
 ]

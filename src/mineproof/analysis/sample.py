@@ -30,7 +30,7 @@ from mineproof.board import iter_bits
 from mineproof.errors import ArgumentError
 from mineproof.position import Position
 
-__all__ = ["count_arrangements", "sample_arrangement"]
+__all__ = ["count_arrangements", "sample_arrangement", "sample_with_a_mine_among"]
 
 
 def _conditioned(
@@ -183,3 +183,44 @@ def _choose(cells: int, k: int, rng: random.Random) -> int:
     for i in rng.sample(list(iter_bits(cells)), k):
         mask |= 1 << i
     return mask
+
+
+def sample_with_a_mine_among(
+    position: Position,
+    cells: int,
+    rng: random.Random,
+    *,
+    work: int = ANALYSIS_WORK,
+) -> int:
+    """Return the mines of a layout drawn among every arrangement that fits ``position`` (flags
+    not trusted) with a mine on at least one of ``cells`` (a bitmask of covered cells), each
+    such arrangement equally likely.
+
+    The arrangements are split by the first of ``cells`` (lowest index) that holds a mine: that
+    part is drawn with weight its count (:func:`count_arrangements` with that cell a mine and
+    the cells before it free), then the layout within it (:func:`sample_arrangement`). Raises
+    ``ArgumentError`` when no arrangement has a mine there, and
+    :class:`~mineproof.errors.TooComplexError` past ``work`` units of counting (shared by the
+    counts).
+
+    >>> bin(sample_with_a_mine_among(Position.parse("3x1x1\\nH1H"), 0b101, random.Random(2)))
+    '0b1'
+    """
+    with counting_budget(work):
+        parts = []
+        before = 0
+        for i in iter_bits(cells):
+            mine = 1 << i
+            n = count_arrangements(position, mines=mine, safe=before, work=work)
+            if n:
+                parts.append((n, mine, before))
+            before |= mine
+        total = sum(n for n, _, _ in parts)
+        if not total:
+            raise ArgumentError("no arrangement of the mines has a mine on these cells")
+        pick = rng.randrange(total)
+        for n, mine, free in parts:
+            if pick < n:
+                return sample_arrangement(position, rng, mines=mine, safe=free, work=work)
+            pick -= n
+    raise AssertionError("unreachable")  # pragma: no cover
