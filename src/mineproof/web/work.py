@@ -42,6 +42,7 @@ __all__ = [
     "GENERATE_BUDGET",
     "MAX_TEXT",
     "TECHNIQUES",
+    "WINDOW_BUDGET",
     "Job",
     "StoredGame",
     "analyze_text",
@@ -64,6 +65,12 @@ GENERATE_BUDGET = 40
 """Fresh layouts tried for a guess-free board at a first click (each perturbed up to four times
 per cell, see :func:`mineproof.generate.generate`). A count of work, not of time: whether a
 board is found does not depend on the load of the machine."""
+
+WINDOW_BUDGET = 200
+"""Fresh layouts tried for a board by technique (a window of levels): a board that needs the
+mine total is met by luck, about one layout in ten on intermediate, so 40 layouts fail about
+one first click in twenty; 200 take a fraction of a second. The pool's CPU limit bounds the
+windows that seek a hard point (levels 3 and 4), which take seconds."""
 
 MAX_TEXT = 64 * 1024
 """The longest position text ``/api/analyze`` reads: a 100x100 ms-toollib grid (the largest
@@ -122,10 +129,11 @@ def first_layout(
     """Return the mine mask drawn at the first click ``(x, y)`` of a game seeded ``seed`` and
     the moves made for the player after that click: a guess-free board from that cell whose
     hardest step is within the window of ``technique`` (:data:`TECHNIQUES`; at most ``budget``
-    layouts tried), or a uniformly random one, the cell and its neighbours free in both. With
-    ``reveal``, the first ``reveal`` rounds of forced moves are made (cells opened, proven
-    mines flagged, see :func:`mineproof.batch.pre_revealed`): they are the moves returned. The
-    same arguments give the same layout and moves.
+    layouts tried, :data:`WINDOW_BUDGET` at least within a window), or a uniformly random one,
+    the cell and its neighbours free in both. With ``reveal``, the first ``reveal`` rounds of
+    forced moves are made (cells opened, proven mines flagged, see
+    :func:`mineproof.batch.pre_revealed`): they are the moves returned. The same arguments give
+    the same layout and moves.
 
     Raises :class:`~mineproof.generate.GenerationError` when no guess-free board was found.
     """
@@ -143,7 +151,7 @@ def first_layout(
                 rng,
                 rule="opening",
                 start=(x, y),
-                budget=budget,
+                budget=budget if technique == "any" else max(budget, WINDOW_BUDGET),
                 min_level=low,
                 max_level=high,
             )
