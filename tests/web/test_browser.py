@@ -243,7 +243,8 @@ def test_a_guess_free_game_is_won_by_following_the_hints(
     row = page.locator("#stats-table tbody tr", has_text=level.capitalize())
     page.wait_for_selector("#stats-table tbody tr")
     assert row.count() == 1
-    assert row.locator("td").nth(3).inner_text() == "1"  # won
+    assert row.locator("td").nth(4).inner_text() == "1"  # won
+    assert row.locator("td").nth(2).inner_text() == "With hints"
 
 
 def test_a_player_who_never_flags_is_shown_the_hint_in_stages_up_to_a_cell_to_open(

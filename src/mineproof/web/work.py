@@ -329,7 +329,10 @@ def _review_json(recorded: RecordedGame, lang: str) -> dict[str, Any]:
     """Return the review of ``recorded`` as the page steps through it: ``board`` (width,
     height, mines), ``mine_cells``, ``summary`` and ``clicks`` (see
     :meth:`mineproof.review.GameReview.to_json`), each click with ``revealed``, the cells it
-    opened as ``[x, y, number]``, and ``exploded``, the mine it hit (or ``None``)."""
+    opened as ``[x, y, number]``, and ``exploded``, the mine it hit (or ``None``). A click's
+    ``position`` and ``safe_then`` are left out: the page draws each position from the clicks
+    before it, and on a large board they would make the answer grow with the square of the
+    game (a 100x100 position is 10,000 characters, at each of thousands of clicks)."""
     reviewed = review_game(recorded)
     data = reviewed.to_json(lang)
     layout = recorded.layout
@@ -345,6 +348,8 @@ def _review_json(recorded: RecordedGame, lang: str) -> dict[str, Any]:
         else:
             game.toggle_flag(x, y)
         codes = game.position().cells
+        out.pop("position", None)
+        out.pop("safe_then", None)
         out["revealed"] = [[*board.xy(i), codes[i]] for i in opened]
         out["exploded"] = None if game.exploded is None else list(board.xy(game.exploded))
     return {
