@@ -12,6 +12,7 @@ writes each board as soon as it is made.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -944,10 +945,12 @@ def _write_bytes(path: Path, data: bytes) -> None:
         tmp.write_bytes(data)
         tmp.replace(path)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # a parent that is a file: no temporary file either
+            tmp.unlink(missing_ok=True)
         raise ArgumentError(f"cannot write {path}: {exc.strerror or exc}") from exc
     except BaseException:  # Ctrl+C: no temporary file left
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
         raise
 
 
