@@ -33,7 +33,8 @@ LOCALES := src/mineproof/explain/locales
 catalogs: $(STAMP)
 	$(BIN)/pybabel extract --no-location --omit-header --sort-output -k gettext -k ngettext:1,2 -k pgettext:1c,2 \
 		-o $(LOCALES)/mineproof.pot src/mineproof/explain/text.py src/mineproof/web/strings.py \
-		src/mineproof/review/judgement.py src/mineproof/review/game.py
+		src/mineproof/review/judgement.py src/mineproof/review/game.py \
+		src/mineproof/review/postmortem.py
 	$(BIN)/pybabel update -D mineproof -i $(LOCALES)/mineproof.pot -d $(LOCALES) --no-fuzzy-matching \
 		--ignore-pot-creation-date
 	$(BIN)/pybabel compile -D mineproof -d $(LOCALES) --statistics

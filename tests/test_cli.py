@@ -403,6 +403,7 @@ FORMER_TRACEBACKS = [
     ),
     ("hint --svg .", ["hint", "{position}", "--svg", "."], "cannot write .: is a directory"),
     ("hint --svg folder", ["hint", "{position}", "--svg", "{tmp}"], "is a directory"),
+    ("hint --svg under a file", ["hint", "{position}", "--svg", "{file}/sub"], "Not a directory"),
     ("endless input", ["analyze", "/dev/zero"], "larger than 67,108,864 bytes"),
     ("tampered start", ["replay", "{bad_start}", "--out", "{tmp}/a.svg"], "field 'start'"),
     ("unknown action", ["replay", "{bad_action}", "--out", "{tmp}/a.svg"], "field 'action'"),

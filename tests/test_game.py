@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mineproof.board import MAX_SIDE, Board, FirstClick, Layout, iter_bits
-from mineproof.errors import ArgumentError, IllegalMoveError
+from mineproof.errors import ArgumentError, GameOverError, IllegalMoveError
 from mineproof.game import Game
 from mineproof.position import COVERED, FLAG, Position
 
@@ -502,3 +502,50 @@ def test_repr_and_str() -> None:
     game.flag(0, 0)
     assert repr(game) == "<Game 3x3/2 playing: 1 opened, 1 flagged>"
     assert str(game) == "3x3x2\nFHH\nH2H\nHHH"
+
+
+# --- strict flags and a layout drawn again ---------------------------------------------------
+
+
+def test_strict_flags_lose_on_a_flag_without_a_mine() -> None:
+    game = Game(CHORD, strict_flags=True)
+    game.reveal(1, 1)
+    game.flag(0, 0)  # A1 is a mine: the game goes on
+    assert game.state == "playing" and game.fatal_flag is None
+    game.flag(1, 0)  # B1 has no mine
+    after: tuple[str, int | None, int | None] = (game.state, game.fatal_flag, game.exploded)
+    assert after == ("lost", 1, None)
+    with pytest.raises(GameOverError):
+        game.flag(2, 2)
+
+
+def test_flags_are_free_without_strict_flags() -> None:
+    game = Game(CHORD)
+    game.flag(1, 0)
+    assert game.state == "playing" and game.fatal_flag is None and not game.strict_flags
+
+
+def test_redraw_keeps_what_the_player_saw() -> None:
+    # A 4x1 row with one mine: B1 shows 1 whether the mine is at A1 or at C1.
+    first = Layout.from_cells(Board(4, 1), [(0, 0)])
+    other = Layout.from_cells(Board(4, 1), [(2, 0)])
+    game = Game(first)
+    game.reveal(1, 0)  # B1 shows 1 on both layouts
+    game.redraw(other)
+    assert game.layout == other
+    assert game.reveal(0, 0) == [0]  # A1 is free now
+    assert game.reveal(2, 0) == [] and game.state == "lost" and game.exploded == 2
+
+
+def test_redraw_refuses_a_layout_that_disagrees() -> None:
+    board = Board(6, 1)
+    game = Game(Layout.from_cells(board, [(0, 0), (4, 0)]))
+    game.reveal(2, 0)  # C1 shows 0 and opens B1 (1) and D1 (1)
+    with pytest.raises(ArgumentError, match="does not agree"):
+        game.redraw(Layout.from_cells(board, [(0, 0), (5, 0)]))  # D1 would be 0
+    with pytest.raises(ArgumentError, match="mine total"):
+        game.redraw(Layout.from_cells(board, [(0, 0), (4, 0), (5, 0)]))
+    game.reveal(5, 0)
+    assert game.state == "won"
+    with pytest.raises(GameOverError):
+        game.redraw(Layout.from_cells(board, [(0, 0), (4, 0)]))

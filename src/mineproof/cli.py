@@ -12,6 +12,7 @@ writes each board as soon as it is made.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -60,7 +61,6 @@ from mineproof.review import (
     Summary,
     mistakes_table,
     read_file,
-    read_game,
     review_game,
     review_gif,
     review_svg,
@@ -624,6 +624,7 @@ def _web_game(game_id: str, data: Path | None) -> RecordedGame:
     when there is no such game (or no data folder), ``ArgumentError`` when the folder is in
     use by a running server or cannot be read."""
     from mineproof.web import Store, default_data_dir
+    from mineproof.web.games import stored_game
     from mineproof.web.store import StoreInUse
 
     folder = data or default_data_dir()
@@ -643,8 +644,7 @@ def _web_game(game_id: str, data: Path | None) -> RecordedGame:
         raise NotFoundError(f"{game_id}: no such file, nor a game of the web app in {folder}")
     if row.layout is None:
         raise NotFoundError(f"game {game_id} has no move yet")
-    layout = Layout(Board(row.width, row.height), int(row.layout, 16))
-    return read_game(layout, [(None, kind, x, y) for kind, x, y in row.moves], "web")
+    return stored_game(row).recorded()
 
 
 def _review(args: argparse.Namespace) -> str:
@@ -945,10 +945,12 @@ def _write_bytes(path: Path, data: bytes) -> None:
         tmp.write_bytes(data)
         tmp.replace(path)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # a parent that is a file: no temporary file either
+            tmp.unlink(missing_ok=True)
         raise ArgumentError(f"cannot write {path}: {exc.strerror or exc}") from exc
     except BaseException:  # Ctrl+C: no temporary file left
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
         raise
 
 

@@ -27,7 +27,7 @@ import random
 from collections.abc import Iterable
 from typing import Literal
 
-from mineproof.board import Board, FirstClick, Layout, cell_name
+from mineproof.board import Board, FirstClick, Layout, cell_name, iter_bits
 from mineproof.errors import ArgumentError, GameOverError, IllegalMoveError
 from mineproof.position import COVERED, FLAG, Position
 
@@ -64,6 +64,7 @@ class Game:
         "_board",
         "_codes",
         "_exploded",
+        "_fatal_flag",
         "_flags",
         "_layout",
         "_lists",
@@ -76,12 +77,15 @@ class Game:
         "_rule",
         "_safe_left",
         "_state",
+        "_strict",
     )
 
-    def __init__(self, layout: Layout) -> None:
-        """Start a game on the known ``layout``, every cell covered."""
+    def __init__(self, layout: Layout, *, strict_flags: bool = False) -> None:
+        """Start a game on the known ``layout``, every cell covered. With ``strict_flags`` a
+        flag on a cell with no mine loses the game (as in Explainable Minesweeper)."""
         self._setup(layout.board, layout.mine_count)
         self._set_layout(layout)
+        self._strict = strict_flags
 
     def _setup(self, board: Board, mines: int) -> None:
         self._board = board
@@ -97,6 +101,8 @@ class Game:
         self._flags = 0
         self._safe_left = board.size - mines
         self._exploded: int | None = None
+        self._fatal_flag: int | None = None
+        self._strict = False
         # A board without safe cells has nothing left to open: it is won from the start.
         self._state: GameState = "playing" if self._safe_left else "won"
         self._position: Position | None = None
@@ -195,6 +201,17 @@ class Game:
     def exploded(self) -> int | None:
         """Return the index of the mine that lost the game, or ``None``."""
         return self._exploded
+
+    @property
+    def fatal_flag(self) -> int | None:
+        """Return the index of the flag that lost the game under ``strict_flags`` (a flag on a
+        cell with no mine), or ``None``."""
+        return self._fatal_flag
+
+    @property
+    def strict_flags(self) -> bool:
+        """Return whether a flag on a cell with no mine loses the game."""
+        return self._strict
 
     @property
     def layout(self) -> Layout:
@@ -343,7 +360,8 @@ class Game:
         return out
 
     def flag(self, x: int, y: int) -> None:
-        """Flag the covered cell ``(x, y)`` (a flagged cell stays flagged).
+        """Flag the covered cell ``(x, y)`` (a flagged cell stays flagged). Under
+        ``strict_flags`` a flag on a cell with no mine loses the game (``fatal_flag``).
 
         Raises ``IllegalMoveError`` on an opened cell, outside the board or after the end.
         """
@@ -352,6 +370,34 @@ class Game:
             self._codes[i] = FLAG
             self._flags |= 1 << i
             self._position = None
+            if self._strict and self._layout is not None and self._numbers[i] >= 0:
+                self._fatal_flag = i
+                self._state = "lost"
+
+    def redraw(self, layout: Layout) -> None:
+        """Put ``layout`` in place of the hidden layout, for rules that move mines during a
+        game (the web app's ``punish_guesses``). It must agree with everything the player has
+        seen: the same board and mine total, no mine on an opened cell, the same number on
+        each. The cells opened and flagged stay as they are.
+
+        Raises ``ArgumentError`` when ``layout`` does not agree, ``GameOverError`` after the
+        end and ``IllegalMoveError`` before the first reveal of a game made by :meth:`new`.
+        """
+        if self._state != "playing":
+            raise GameOverError(f"the game is over ({self._state})")
+        if self._layout is None:
+            raise IllegalMoveError("no layout yet")
+        if layout.board != self._board or layout.mine_count != self._mines:
+            raise ArgumentError("the new layout has another board or mine total")
+        numbers = layout.numbers()
+        for i in iter_bits(self._opened):
+            if numbers[i] != self._numbers[i]:
+                x, y = self._board.xy(i)
+                raise ArgumentError(
+                    f"the new layout does not agree with the opened cell ({x}, {y}) "
+                    f"[{cell_name(x, y)}]"
+                )
+        self._set_layout(layout)
 
     def unflag(self, x: int, y: int) -> None:
         """Remove the flag of the covered cell ``(x, y)`` (an unflagged cell stays unflagged).

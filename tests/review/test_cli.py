@@ -95,7 +95,7 @@ def test_a_game_of_the_web_app_by_id(capsys: pytest.CaptureFixture[str], tmp_pat
     )
     store.create(row)
     for seq, (action, name) in enumerate(MOVES):
-        store.append(row, seq, (action, *xy(name)))
+        store.append(row, seq, [(action, *xy(name))], None)
     store.close()
     status, out, _ = run(capsys, row.id, "--data", str(tmp_path), "--json")
     assert status == 0

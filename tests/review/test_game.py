@@ -45,6 +45,7 @@ from mineproof.game import Game
 from mineproof.review import (
     Judgement,
     mistakes_table,
+    post_mortem,
     read_game,
     read_record,
     review_game,
@@ -256,3 +257,70 @@ def test_a_chord_on_a_wrong_flag_that_opens_only_a_mine() -> None:
     assert review.summary.outcome == "lost" and review.summary.fatal == 3
     with pytest.raises(FormatError, match="after the end"):
         read_game(LAYOUT, [*moves, (None, "open", 0, 0)], "test")
+
+
+# --- the post-mortem of a lost game ---------------------------------------------------------
+
+
+def test_the_post_mortem_of_the_click_that_lost() -> None:
+    game = read_record(RECORD)
+    found = post_mortem(game)
+    assert found is not None
+    # The position before click 9, played here on the layout.
+    before = Game(LAYOUT)
+    for action, name in MOVES[:-1]:
+        x, y = xy(name)
+        before.reveal(x, y) if action == "open" else before.flag(x, y)
+    position = before.position()
+    counted = oracle.count(position)
+    e2 = LAYOUT.board.index(*xy("E2"))
+    assert found.position == position
+    assert found.safe_then == counted.safe and counted.safe  # a safe cell was provable
+    assert found.probability == Fraction(counted.mine[e2], counted.total)
+    assert found.guess is True and found.forced and found.counted
+    assert found.wrong_flags == 1 << LAYOUT.board.index(*xy("D2"))
+    data = found.to_json("en")
+    assert data["fatal"] == {
+        "action": "open",
+        "cell": list(xy("E2")),
+        "probability": float(found.probability),
+        "probability_exact": str(found.probability),
+        "guess": True,
+        "judgement": "mistake",
+        "level": 1,
+        "forced_move_existed": True,
+        "counted": True,
+    }
+    assert data["wrong_flags"] == [list(xy("D2"))]
+    assert sorted(map(tuple, data["safe_then"])) == sorted(
+        LAYOUT.board.xy(i) for i in oracle.bits(counted.safe)
+    )
+    assert "E2" in data["text"] and "1 flag was placed where there is no mine" in data["text"]
+    for lang in LANGUAGES:
+        assert found.text(lang) and "{" not in found.text(lang)
+
+
+def test_no_post_mortem_for_a_game_not_lost() -> None:
+    assert post_mortem(read_record(record_of(LAYOUT, MOVES[:-1]))) is None
+
+
+def test_a_game_lost_by_a_flag_under_strict_flags() -> None:
+    moves = [(None, "open", *xy("A4")), (None, "open", *xy("D1")), (None, "flag", *xy("D2"))]
+    game = read_game(LAYOUT, moves, "web", strict_flags=True)
+    review = review_game(game)
+    assert review.summary.outcome == "lost" and review.summary.fatal == 3
+    found = post_mortem(game)
+    assert found is not None and found.judgement is None
+    before = Game(LAYOUT)
+    before.reveal(*xy("A4"))
+    before.reveal(*xy("D1"))
+    counted = oracle.count(before.position())
+    d2 = LAYOUT.board.index(*xy("D2"))
+    assert found.probability == Fraction(counted.mine[d2], counted.total)
+    assert found.guess is True and found.safe_then == counted.safe
+    data = found.to_json("en")
+    assert data["fatal"]["action"] == "flag" and data["fatal"]["judgement"] is None
+    assert "The flag on D2 lost the game" in data["text"]
+    # Without strict flags the same moves leave the game going on.
+    assert post_mortem(read_game(LAYOUT, moves, "web")) is None
+    assert review_gif(review)[:6] == b"GIF89a"

@@ -39,6 +39,11 @@ VIEW_KEYS = {
     "height",
     "mines",
     "guess_free",
+    "punish_guesses",
+    "strict_flags",
+    "technique",
+    "reveal",
+    "assists",
     "state",
     "mines_left",
     "elapsed",
@@ -47,8 +52,9 @@ VIEW_KEYS = {
     "cells",
 }
 """The keys of a game's view before its end: nothing about the mines but their number."""
-OVER_KEYS = VIEW_KEYS | {"mine_cells", "exploded", "wrong_flags"}
-"""The keys of a finished game's view: the layout is shown."""
+OVER_KEYS = VIEW_KEYS | {"mine_cells", "exploded", "wrong_flags", "fatal_flag"}
+"""The keys of a finished game's view: the layout is shown (a lost game's view from the server
+adds its ``postmortem``)."""
 MOVE_KEYS = {"guess", "tutor"}
 """The keys a move's reply adds to the view."""
 ERROR_KINDS = {
@@ -335,15 +341,20 @@ def check_view(view: JSON, layout: Layout | None, *, move: bool = False) -> None
         assert set(view) == VIEW_KEYS | extra, sorted(view)
         return
     assert state in ("won", "lost"), state
-    assert set(view) == OVER_KEYS | extra, sorted(view)
+    over = OVER_KEYS | ({"postmortem"} if state == "lost" and "postmortem" in view else set())
+    assert set(view) == over | extra, sorted(view)
     assert sorted(map(tuple, view["mine_cells"])) == sorted(board.mask_to_xy(layout.mines))
     flags = {board.xy(i) for i, code in enumerate(codes) if code == FLAG}
     wrong = sorted(c for c in flags if not layout.is_mine(board.index(*c)))
     assert sorted(map(tuple, view["wrong_flags"])) == wrong
     if state == "won":
-        assert view["exploded"] is None
+        assert view["exploded"] is None and view["fatal_flag"] is None
         opened = sum(1 for code in codes if code >= 0)
         assert opened == board.size - layout.mine_count
+    elif view["fatal_flag"] is not None:  # lost by a flag under strict flags
+        x, y = view["fatal_flag"]
+        assert view["exploded"] is None and view["strict_flags"]
+        assert not layout.is_mine(board.index(x, y)) and cells[y][x] == FLAG
     else:
         x, y = view["exploded"]
         assert layout.is_mine(board.index(x, y)) and cells[y][x] in (COVERED, FLAG)

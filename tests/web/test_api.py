@@ -863,11 +863,27 @@ def test_games_survive_a_restart(tmp_path: Path, clock: Clock) -> None:
         assert third.client().get(f"/api/games/{game_id}").ok() == done.view
 
 
+def clear(client: Client, server: Server, view: JSON) -> JSON:
+    """Open every safe cell of a game in progress, reading the layout (a player who asks for no
+    help: the statistics count the game unassisted); return the won game's view."""
+    layout = server.layout(view["id"])
+    assert layout is not None
+    for i in range(layout.board.size):
+        cell = layout.board.xy(i)
+        if not layout.is_mine(i) and cell_code(view, cell) == COVERED:
+            view = view_of(client.move(view["id"], "open", cell))
+    assert view["state"] == "won"
+    return view
+
+
+STATS_SHOWN = ("level", "guess_free", "assisted", "played", "won", "abandoned", "in_progress")
+
+
 def test_stats_per_level_and_mode(own_server: Server, clock: Clock) -> None:
     server, client = own_server, own_server.client()
     assert client.get("/api/stats").ok() == {"stats": []}
 
-    def timed(level: str, start: float, end: float, guess: bool, **fields: Any) -> JSON:
+    def timed(level: str, start: float, end: float, helped: bool, **fields: Any) -> JSON:
         clock.now = start - 5
         view = new_game(client, level, **fields)
         clock.now = start
@@ -876,16 +892,21 @@ def test_stats_per_level_and_mode(own_server: Server, clock: Clock) -> None:
         layout = server.layout(view["id"])
         assert layout is not None
         assert client.get(f"/api/games/{view['id']}").ok()["elapsed"] == end - start
+        if not helped:
+            return clear(client, server, view)
         # A guess that does not lose, when the first click left an unproven safe cell.
-        candidates = unproven(view, layout, mine=False) if guess else []
+        candidates = unproven(view, layout, mine=False)
         if candidates:
             reply = client.move(view["id"], "open", candidates[0])
             assert reply["guess"] is True and reply["guesses"] == 1
             view = view_of(reply)
-        return play(client, view, server=server).view
+        done = play(client, view, server=server).view  # asks for hints and probabilities
+        assert done["assists"] > 0
+        return done
 
     won = timed("beginner", 1000.0, 1042.5, False)
-    assert won["state"] == "won" and won["elapsed"] == 42.5 and won["guesses"] == 0
+    assert won["state"] == "won" and won["elapsed"] == 42.5 and won["assists"] == 0
+    won = timed("beginner", 1100.0, 1160.0, False)
     won = timed("beginner", 2000.0, 2030.0, True)
     assert won["state"] == "won" and won["elapsed"] == 30.0
     guesses = won["guesses"]
@@ -893,37 +914,61 @@ def test_stats_per_level_and_mode(own_server: Server, clock: Clock) -> None:
     assert client.get(f"/api/games/{won['id']}").ok()["elapsed"] == 30.0
     clock.now = 3000.0
     lose(client, server, started(client, server, guess_free=False))
-    started(client, server, "intermediate")
-    new_game(client, "expert")  # never clicked: not counted
-    assert client.get("/api/stats").ok()["stats"] == [
+    started(client, server, "intermediate")  # left when the next game starts: abandoned
+    clock.now = 3100.0
+    started(client, server, "expert")  # in progress
+    stats = client.get("/api/stats").ok()["stats"]
+    assert [{k: row[k] for k in STATS_SHOWN} for row in stats] == [
         {
+            **dict.fromkeys(STATS_SHOWN, 0),
             "level": "beginner",
             "guess_free": True,
+            "assisted": False,
             "played": 2,
             "won": 2,
-            "in_progress": 0,
-            "best_time": 30.0,
-            "guesses_per_game": guesses / 2,
         },
         {
+            **dict.fromkeys(STATS_SHOWN, 0),
+            "level": "beginner",
+            "guess_free": True,
+            "assisted": True,
+            "played": 1,
+            "won": 1,
+        },
+        {
+            **dict.fromkeys(STATS_SHOWN, 0),
             "level": "beginner",
             "guess_free": False,
+            "assisted": False,
             "played": 1,
-            "won": 0,
-            "in_progress": 0,
-            "best_time": None,
-            "guesses_per_game": 1.0,
         },
         {
+            **dict.fromkeys(STATS_SHOWN, 0),
             "level": "intermediate",
             "guess_free": True,
-            "played": 0,
-            "won": 0,
+            "assisted": False,
+            "played": 1,
+            "abandoned": 1,
+        },
+        {
+            **dict.fromkeys(STATS_SHOWN, 0),
+            "level": "expert",
+            "guess_free": True,
+            "assisted": False,
             "in_progress": 1,
-            "best_time": None,
-            "guesses_per_game": None,
         },
     ]
+    plain, helped = stats[0], stats[1]
+    assert plain["best_time"] == 42.5 and plain["times"] == [42.5, 60.0]
+    assert plain["streak"] == plain["best_streak"] == 2
+    assert helped["best_time"] is None and helped["times"] == []
+    assert helped["guesses_per_game"] == guesses
+    # Starting another game (never clicked: it is not counted) abandons the expert game.
+    clock.now = 3200.0
+    new_game(client, "custom", width=7, height=5, mines=3)
+    expert = client.get("/api/stats").ok()["stats"][-1]
+    assert (expert["level"], expert["played"], expert["abandoned"]) == ("expert", 1, 1)
+    assert expert["in_progress"] == 0 and expert["won"] == 0
 
 
 # --- analysis of a pasted position ----------------------------------------------------------

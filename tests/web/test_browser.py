@@ -27,6 +27,9 @@ from mineproof.web import App, Games, Store
 from mineproof.web.server import allowed_hosts, make_server, serve_in_thread
 from mineproof.web.work import first_layout
 
+from .conftest import JSON, covered
+from .test_modes import REPLAYS, Brute, gif_frames
+
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
     "--no-sandbox",
@@ -240,7 +243,8 @@ def test_a_guess_free_game_is_won_by_following_the_hints(
     row = page.locator("#stats-table tbody tr", has_text=level.capitalize())
     page.wait_for_selector("#stats-table tbody tr")
     assert row.count() == 1
-    assert row.locator("td").nth(3).inner_text() == "1"  # won
+    assert row.locator("td").nth(4).inner_text() == "1"  # won
+    assert row.locator("td").nth(2).inner_text() == "With hints"
 
 
 def test_a_player_who_never_flags_is_shown_the_hint_in_stages_up_to_a_cell_to_open(
@@ -295,8 +299,8 @@ def test_a_player_who_never_flags_is_shown_the_hint_in_stages_up_to_a_cell_to_op
     assert chains > 0, "never flagging, some hint had to prove a mine first"
 
 
-def _marked(page: Page, mark: str) -> set[tuple[int, int]]:
-    cells = page.locator(f"#board .cell.{mark}")
+def _marked(page: Page, mark: str, board: str = "board") -> set[tuple[int, int]]:
+    cells = page.locator(f"#{board} .cell.{mark}")
     return {
         (
             int(cells.nth(k).get_attribute("data-x") or 0),
@@ -480,7 +484,7 @@ def _only_mines_seed() -> str:
     """Return a seed whose random beginner board, opened at E5, proves only mines."""
     for k in range(20_000):
         seed = f"only-mines-{k}"
-        game = Game(Layout(Board(9, 9), first_layout(9, 9, 10, False, seed, 4, 4)))
+        game = Game(Layout(Board(9, 9), first_layout(9, 9, 10, False, seed, 4, 4)[0]))
         game.reveal(4, 4)
         if not game.is_over:
             analysis = analyze(game.position())
@@ -627,7 +631,7 @@ def _big_board_with_a_safe_cell() -> tuple[str, tuple[int, int]]:
     board = Board(100, 100)
     for k in range(50):
         seed = f"big-{k}"
-        game = Game(Layout(board, first_layout(100, 100, 1000, False, seed, 50, 50)))
+        game = Game(Layout(board, first_layout(100, 100, 1000, False, seed, 50, 50)[0]))
         game.reveal(50, 50)
         safe = analyze(game.position()).safe_mask
         if not game.is_over and safe:
@@ -925,6 +929,12 @@ def test_no_serious_accessibility_violation_on_any_view(open_page: Opened) -> No
     page.click("#load-paste")
     page.wait_for_selector("#analysis-result[data-state=ok]")
     found += _axe(page, "analysis")
+    page.click("#tab-review")
+    page.set_input_files("#replay-file", str(REPLAYS / "beginner-15s.avf"))
+    page.wait_for_selector("#review-board[data-clicks]")
+    page.click("#step-next")
+    page.wait_for_selector("#review-board[data-step='1']")
+    found += _axe(page, "review")
     page.click("#tab-stats")
     page.wait_for_selector("#stats-table")
     found += _axe(page, "statistics")
@@ -1007,3 +1017,249 @@ def test_every_game_has_its_own_address(open_page: Opened, page: Page) -> None:
     lost = open_page(path="?game=nosuchgame0000000000")
     assert lost.inner_text("#message") == "No game has this address."
     assert lost.get_attribute("#board", "data-game-state") == "new"
+
+
+# --- rules, post-mortems, reviews and the statistics of issue 14 ------------------------------
+
+
+def _small_game(page: Page, store: Store, **rules: bool) -> tuple[str, Layout]:
+    """Start a custom 6x5 game with 6 mines and the rules ticked in ``rules`` (``punish``,
+    ``strict``, ``guess_free``), open A1 and return the game's id and its stored layout (the
+    oracle), after a first click that left cells the numbers do not decide and few enough
+    covered cells for the brute force."""
+    page.select_option("#level", "custom")
+    page.fill("#custom-width", "6")
+    page.fill("#custom-height", "5")
+    page.fill("#custom-mines", "6")
+    for name in ("punish", "strict"):
+        page.set_checked(f"#{name}", rules.get(name, False))
+    for _ in range(30):
+        _new_game(page, "custom", guess_free=rules.get("guess_free", False))
+        page.click(_cell(page, "board", 0, 0))
+        _wait_move(page, 0)
+        game = page.get_attribute("#board", "data-game") or ""
+        view = _view(page)
+        if view["state"] == "playing" and len(covered(view)) <= 20:
+            brute = Brute(view)
+            if len(brute.safe) < len(covered(view)) - 6:
+                row = store.load(game)
+                assert row is not None and row.layout is not None
+                return game, Layout(Board(6, 5), int(row.layout, 16))
+    pytest.fail("no small game with undecided cells")
+
+
+def _view(page: Page) -> JSON:
+    """Return the game shown, as the API gives it."""
+    game = page.get_attribute("#board", "data-game")
+    data: JSON = page.evaluate(f"fetch('/api/games/{game}').then((r) => r.json())")
+    return data
+
+
+def _tap_or_click(page: Page, selector: str, button: str = "left") -> None:
+    if page.context.browser is not None and page.viewport_size == PHONE["viewport"]:
+        if button == "right":
+            page.dispatch_event(selector, "pointerdown", {"pointerType": "touch", "bubbles": True})
+            page.wait_for_timeout(700)
+            page.dispatch_event(selector, "pointerup", {"pointerType": "touch", "bubbles": True})
+        else:
+            page.tap(selector)
+    else:
+        page.click(selector, button=button)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_a_deliberate_loss_shows_its_post_mortem(
+    open_page: Opened, store: Store, tmp_path: Path, device: str
+) -> None:
+    page = open_page(PHONE if device == "phone" else DESKTOP)
+    game, layout = _small_game(page, store)
+    view = _view(page)
+    brute = Brute(view)
+    # A wrong flag on a cell the numbers do not prove safe, then a click on a mine.
+    wrong = [c for c in covered(view) if not layout.is_mine(layout.board.index(*c))]
+    wrong = [c for c in wrong if c not in brute.safe]
+    if wrong:
+        before = _moves(page)
+        _tap_or_click(page, _cell(page, "board", *wrong[0]), "right")
+        _wait_move(page, before)
+    view = _view(page)
+    brute = Brute(view)
+    fatal = next(c for c in covered(view) if layout.is_mine(layout.board.index(*c)))
+    before = _moves(page)
+    _tap_or_click(page, _cell(page, "board", *fatal))
+    _wait_move(page, before)
+    assert page.get_attribute("#board", "data-game-state") == "lost"
+    page.wait_for_function("document.querySelector('#message').innerText.includes('Post-mortem')")
+    text = page.inner_text("#message")
+    name = f"{chr(65 + fatal[0])}{fatal[1] + 1}"
+    assert name in text and ("A mistake at" in text or "A guess at" in text)
+    # The cells marked provable are exactly those safe in every arrangement then.
+    assert _marked(page, "provable") == brute.safe
+    assert page.locator(f"{_cell(page, 'board', *fatal)}[data-state=exploded]").count() == 1
+    if wrong:
+        assert page.get_attribute(_cell(page, "board", *wrong[0]), "data-state") == "wrong-flag"
+        assert "1 flag was placed where there is no mine" in text
+    label = page.get_attribute(_cell(page, "board", *sorted(brute.safe)[0]), "aria-label") or ""
+    assert "could be proven safe" in label if brute.safe else True
+    _shot(page, f"post-mortem-{device}", tmp_path)
+    # In French, the same post-mortem in French.
+    page.select_option("#lang", "fr")
+    page.wait_for_function(
+        "document.querySelector('#message').innerText.includes('Autopsie de la partie')"
+    )
+    assert name in page.inner_text("#message") and game
+
+
+def test_punish_guesses_makes_a_guess_a_mine_and_never_a_proven_safe_cell(
+    page: Page, store: Store
+) -> None:
+    for attempt in range(8):
+        game, layout = _small_game(page, store, punish=True, guess_free=True)
+        view = _view(page)
+        assert view["punish_guesses"] is True
+        # A proven safe cell (by the brute force) opens as on any board.
+        safe = sorted(c for c in Brute(view).safe if c in covered(view))
+        if attempt % 2 and safe:
+            before = _moves(page)
+            page.click(_cell(page, "board", *safe[0]))
+            _wait_move(page, before)
+            assert page.get_attribute("#board", "data-game-state") != "lost"
+            view = _view(page)
+        if view["state"] != "playing":
+            continue
+        brute = Brute(view)
+        guesses = [
+            c
+            for c in covered(view)
+            if c not in brute.safe and not layout.is_mine(layout.board.index(*c))
+        ]
+        if not guesses:
+            continue
+        before = _moves(page)
+        page.click(_cell(page, "board", *guesses[0]))  # free in the layout it had
+        _wait_move(page, before)
+        assert page.get_attribute("#board", "data-game-state") == "lost"
+        assert page.get_attribute(_cell(page, "board", *guesses[0]), "data-state") == "exploded"
+        row = store.load(game)
+        assert row is not None and row.layout is not None
+        assert int(row.layout, 16) >> layout.board.index(*guesses[0]) & 1
+        return
+    pytest.fail("no game offered a guess on a cell its layout kept free")
+
+
+def test_strict_flags_end_the_game_on_a_flag_without_a_mine(page: Page, store: Store) -> None:
+    _, layout = _small_game(page, store, strict=True)
+    view = _view(page)
+    safe = next(c for c in covered(view) if not layout.is_mine(layout.board.index(*c)))
+    before = _moves(page)
+    page.click(_cell(page, "board", *safe), button="right")
+    _wait_move(page, before)
+    assert page.get_attribute("#board", "data-game-state") == "lost"
+    cell = _cell(page, "board", *safe)
+    assert page.get_attribute(cell, "data-state") == "wrong-flag"
+    assert "fatal" in (page.get_attribute(cell, "class") or "")
+    page.wait_for_function("document.querySelector('#message').innerText.includes('Post-mortem')")
+    name = f"{chr(65 + safe[0])}{safe[1] + 1}"
+    assert f"The flag on {name} lost the game" in page.inner_text("#message")
+
+
+def test_a_game_review_steps_through_the_clicks_and_downloads_the_gif(
+    page: Page, store: Store, tmp_path: Path
+) -> None:
+    game, layout = _small_game(page, store)
+    view = _view(page)
+    fatal = next(c for c in covered(view) if layout.is_mine(layout.board.index(*c)))
+    before = _moves(page)
+    page.click(_cell(page, "board", *fatal))
+    _wait_move(page, before)
+    page.click("#review-this")
+    page.wait_for_selector("#review-board[data-clicks]")
+    assert page.is_visible("#review") and not page.is_visible("#play")
+    clicks = int(page.get_attribute("#review-board", "data-clicks") or 0)
+    review: JSON = page.evaluate(f"fetch('/api/games/{game}/review').then((r) => r.json())")
+    assert clicks == len(review["clicks"]) >= 2
+    assert "Game lost" in page.inner_text("#review-summary")
+    # Before the first click every cell is covered; each step shows one more click, judged.
+    assert page.locator("#review-board .cell[data-state=covered]").count() == 30
+    page.click("#step-next")
+    page.wait_for_selector("#review-board[data-step='1']")
+    assert page.inner_text("#review-click").startswith("#1")
+    assert "The first click, at A1" in page.inner_text("#review-click")
+    assert _marked(page, "rv-forced", "review-board") == {(0, 0)}
+    page.click("#step-last")
+    page.wait_for_selector(f"#review-board[data-step='{clicks}']")
+    assert page.get_attribute(_cell(page, "review-board", *fatal), "data-state") == "exploded"
+    kind = review["clicks"][-1]["judgement"]
+    assert kind in ("guess", "mistake")
+    assert _marked(page, "rv-guess" if kind == "guess" else "rv-mistake", "review-board") == {fatal}
+    assert review["clicks"][-1]["text"] in page.inner_text("#review-click")
+    page.click("#step-prev")
+    page.wait_for_selector(f"#review-board[data-step='{clicks - 1}']")
+    assert page.locator("#review-board .cell[data-state=exploded]").count() == 0
+    _shot(page, "review", tmp_path)
+    # The GIF the replay command makes, decoded by Pillow: a frame before and after each click.
+    with page.expect_download() as download:
+        page.click("#download-gif")
+    path = tmp_path / "review.gif"
+    download.value.save_as(path)
+    size, frames = gif_frames(path.read_bytes())
+    assert size == (6 * 16, 5 * 16) and frames == clicks + 1
+    # A replay file of another client, uploaded.
+    page.set_input_files("#replay-file", str(REPLAYS / "beginner-15s.avf"))
+    page.wait_for_function(
+        "document.querySelector('#review-summary').innerText.includes('Game won')"
+    )
+    assert page.locator("#review-board .cell").count() == 64
+    with page.expect_download() as download:
+        page.click("#download-gif")
+    download.value.save_as(tmp_path / "replay.gif")
+    assert gif_frames((tmp_path / "replay.gif").read_bytes())[1] > 2
+    # A file that is no replay: one line, in the page's words.
+    bad = tmp_path / "broken.avf"
+    bad.write_bytes(b"\x00 not a replay")
+    page.set_input_files("#replay-file", str(bad))
+    page.wait_for_function(
+        "document.querySelector('#review-summary').innerText.includes('not a replay')"
+    )
+    assert page.inner_text("#review-summary") == "This file is not a replay mineproof can read."
+
+
+def test_the_new_texts_follow_the_language_and_the_statistics_chart_the_times(
+    page: Page, store: Store, tmp_path: Path
+) -> None:
+    # An unassisted win: every safe cell opened, read from the stored layout.
+    _, layout = _small_game(page, store)
+    for i in range(layout.board.size):
+        if page.get_attribute("#board", "data-game-state") != "playing":
+            break
+        cell = _cell(page, "board", *layout.board.xy(i))
+        if not layout.is_mine(i) and page.get_attribute(cell, "data-state") == "covered":
+            before = _moves(page)
+            page.click(cell)
+            _wait_move(page, before)
+    assert page.get_attribute("#board", "data-game-state") == "won"
+    page.click("#tab-stats")
+    page.wait_for_selector("#charts svg")
+    rows = page.locator("#stats-table tbody tr[data-assisted=false]", has_text="6x5")
+    row = rows.filter(has_text="Random")
+    assert row.count() == 1 and "Without help" in row.inner_text()
+    won = int(row.locator("td").nth(4).inner_text())
+    assert won >= 1
+    chart = page.locator("#charts figure", has_text="6x5").filter(has_text="Random")
+    assert chart.locator("svg circle").count() == won  # one dot per win without help
+    assert "winning times" in (chart.locator("svg").get_attribute("aria-label") or "")
+    page.select_option("#lang", "de")
+    page.wait_for_function("document.documentElement.lang === 'de'")
+    assert "Ohne Hilfe" in rows.filter(has_text="Zufällig").inner_text()
+    assert page.inner_text("#stats-table thead").count("Beste Serie") == 1
+    assert "Siegeszeiten" in (page.locator("#charts svg").first.get_attribute("aria-label") or "")
+    _shot(page, "statistics-de", tmp_path)
+    page.click("#tab-review")
+    page.wait_for_function(
+        "document.querySelector('#review-summary').innerText.includes('Spiel gewonnen')"
+    )
+    assert page.inner_text("#step-count") == "Vor dem ersten Klick"
+    page.click("#tab-play")
+    assert page.inner_text("label:has(#punish)") == "Raten bestrafen"
+    assert page.inner_text("label:has(#strict)") == "Strenge Flaggen"
+    assert "Braucht Stufe 4" in page.inner_text("#technique")

@@ -44,11 +44,18 @@ def test_played_row_round_trips_and_survives_reopening(tmp_path: Path) -> None:
     row = _row(
         layout=format((1 << 139) | 0xBEEF, "x"),
         moves=[("open", 3, 4), ("flag", 0, 6), ("unflag", 0, 6), ("chord", 19, 0)],
+        times=[1_700_000_010.5, 1_700_000_020.0, None, 1_700_000_099.75],
         state="lost",
         guesses=2,
         started=1_700_000_010.5,
         finished=1_700_000_099.75,
         guess_free=True,
+        punish=True,
+        strict=True,
+        technique="level3",
+        reveal=2,
+        assists=5,
+        touched=1_700_000_099.75,
     )
     store = Store(tmp_path)
     store.save(row)
@@ -69,6 +76,7 @@ def test_save_replaces_and_load_misses(tmp_path: Path) -> None:
     store.save(_row("g2"))
     loaded = store.load("g1")
     assert loaded is not None and loaded.moves == [("open", 1, 1)] and loaded.state == "playing"
+    assert loaded.times == [None]
     assert store.load("g3") is None
     assert store.load("") is None
     store.close()
@@ -112,52 +120,58 @@ def test_saves_from_many_threads(tmp_path: Path) -> None:
 
 def test_stats(tmp_path: Path) -> None:
     store = Store(tmp_path)
-    assert store.stats() == []
+    assert store.stats(1000.0) == []
+    beginner = {"level": "beginner", "width": 9, "height": 9, "mines": 10, "guess_free": True}
     rows = [
-        # beginner, guess-free: two wins (50 s, 20.5 s), one loss, one in progress
-        _row("a", level="beginner", guess_free=True, state="won", started=100.0, finished=150.0),
-        _row("b", level="beginner", guess_free=True, state="won", started=10.0, finished=30.5),
-        _row("c", level="beginner", guess_free=True, state="lost", guesses=3, started=1.0),
-        _row("d", level="beginner", guess_free=True, state="playing", guesses=5, started=1.0),
-        _row("e", level="beginner", guess_free=True, state="new"),
-        # beginner, random boards: one loss
-        _row("f", level="beginner", guess_free=False, state="lost", guesses=1, started=1.0),
-        # expert: never clicked only
-        _row("g", level="expert", guess_free=True, state="new"),
-        # custom random: a win with 4 guesses in 7 s
-        _row("h", state="won", guesses=4, started=3.0, finished=10.0),
+        # beginner, guess-free, unassisted, in the order they ended: a win in 20.5 s, a loss,
+        # two wins (50 s, 30 s), an abandoned game (another was started after its last move)
+        _row("a", created=10.0, **beginner, state="won", started=10.0, finished=30.5, touched=30.5),
+        _row("b", created=40.0, **beginner, state="lost", guesses=3, started=40.0, finished=41.0),
+        _row(
+            "c",
+            created=100.0,
+            **beginner,
+            state="won",
+            started=100.0,
+            finished=150.0,
+            touched=150.0,
+        ),
+        _row("d", created=160.0, **beginner, state="won", started=160.0, finished=190.0, guesses=1),
+        _row(
+            "e", created=200.0, **beginner, state="playing", guesses=2, started=200.0, touched=210.0
+        ),
+        # the same, assisted: a win in 5 s (no best time, but counted apart)
+        _row("f", created=300.0, **beginner, state="won", started=300.0, finished=305.0, assists=2),
+        # in progress: the newest game, touched now
+        _row("g", **beginner, state="playing", started=900.0, touched=990.0, created=900.0),
+        _row("h", **beginner, state="new", created=950.0),
+        # custom sizes: each its own row; one with no move for more than a day
+        _row("i", created=3.0, state="won", guesses=4, started=3.0, finished=10.0),
+        _row("j", width=30, state="playing", started=5.0, touched=6.0, created=5.0),
     ]
     for row in rows:
         store.save(row)
-    assert store.stats() == [
-        {
-            "level": "beginner",
-            "guess_free": True,
-            "played": 3,
-            "won": 2,
-            "in_progress": 1,
-            "best_time": 20.5,
-            "guesses_per_game": 1.0,
-        },
-        {
-            "level": "beginner",
-            "guess_free": False,
-            "played": 1,
-            "won": 0,
-            "in_progress": 0,
-            "best_time": None,
-            "guesses_per_game": 1.0,
-        },
-        {
-            "level": "custom",
-            "guess_free": False,
-            "played": 1,
-            "won": 1,
-            "in_progress": 0,
-            "best_time": 7.0,
-            "guesses_per_game": 4.0,
-        },
+    now = 1000.0 + 86_400.0 - 100.0  # g was touched less than a day ago, j long before
+    stats = store.stats(now)
+    shown = [
+        {k: r[k] for k in ("level", "width", "assisted", "played", "won", "abandoned")}
+        for r in stats
     ]
+    assert shown == [
+        {"level": "beginner", "width": 9, "assisted": False, "played": 5, "won": 3, "abandoned": 1},
+        {"level": "beginner", "width": 9, "assisted": True, "played": 1, "won": 1, "abandoned": 0},
+        {"level": "custom", "width": 20, "assisted": False, "played": 1, "won": 1, "abandoned": 0},
+        {"level": "custom", "width": 30, "assisted": False, "played": 1, "won": 0, "abandoned": 1},
+    ]
+    plain, helped = stats[0], stats[1]
+    assert plain["in_progress"] == 1  # g
+    assert plain["best_time"] == 20.5 and plain["times"] == [20.5, 50.0, 30.0]
+    assert plain["streak"] == 0 and plain["best_streak"] == 2  # c, d; then e abandoned
+    assert plain["guesses_per_game"] == (3 + 1 + 2) / 5
+    assert helped["best_time"] is None and helped["times"] == [] and helped["streak"] == 1
+    assert stats[2]["best_time"] == 7.0 and stats[2]["mines"] == 30
+    # A day later g is abandoned too; had it been finished, it would count as it ended.
+    assert store.stats(990.0 + 86_400.0 + 1)[0]["abandoned"] == 2
     store.close()
 
 
@@ -288,14 +302,59 @@ def test_a_file_of_the_first_schema_is_brought_up_to_date(tmp_path: Path) -> Non
     assert loaded == _row(
         layout="beef",
         moves=[("open", 3, 4), ("flag", 0, 6), ("unflag", 0, 6), ("chord", 19, 0)],
+        times=[None] * 4,
         state="playing",
         guesses=2,
         started=1_700_000_010.5,
     )
-    assert store.stats()[0]["in_progress"] == 1
+    assert store.stats(1_700_000_011.0)[0]["in_progress"] == 1
     store.close()
     with sqlite3.connect(old) as db:
         columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
         assert "moves" not in columns
         assert db.execute("SELECT COUNT(*) FROM moves").fetchone() == (4,)
-        assert db.execute("PRAGMA user_version").fetchone() == (2,)
+        assert db.execute("PRAGMA user_version").fetchone() == (3,)
+
+
+def test_a_file_of_schema_2_gets_the_new_columns(tmp_path: Path) -> None:
+    old = tmp_path / "mineproof.sqlite3"
+    with sqlite3.connect(old) as db:
+        db.executescript(
+            "CREATE TABLE games (id TEXT PRIMARY KEY, level TEXT NOT NULL, width INTEGER NOT NULL,"
+            " height INTEGER NOT NULL, mines INTEGER NOT NULL, guess_free INTEGER NOT NULL,"
+            " seed TEXT NOT NULL, layout TEXT, state TEXT NOT NULL, guesses INTEGER NOT NULL,"
+            " created REAL NOT NULL, started REAL, finished REAL);"
+            "CREATE INDEX games_by_level ON games (level, guess_free, state);"
+            "CREATE TABLE moves (game TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL,"
+            " x INTEGER NOT NULL, y INTEGER NOT NULL, PRIMARY KEY (game, seq)) WITHOUT ROWID;"
+            "PRAGMA user_version = 2;"
+        )
+        db.execute(
+            "INSERT INTO games VALUES ('g1', 'custom', 20, 7, 30, 0, ?, 'beef', 'won', 2,"
+            " 1700000000.125, 1700000010.5, 1700000020.5)",
+            ("5eed" * 8,),
+        )
+        db.execute("INSERT INTO moves VALUES ('g1', 0, 'open', 3, 4)")
+    store = Store(tmp_path)
+    loaded = store.load("g1")
+    assert loaded == _row(
+        layout="beef",
+        moves=[("open", 3, 4)],
+        times=[None],
+        state="won",
+        guesses=2,
+        started=1_700_000_010.5,
+        finished=1_700_000_020.5,
+    )
+    assert loaded is not None and not loaded.punish and loaded.technique == "any"
+    (row,) = store.stats(1_700_000_030.0)
+    assert row["best_time"] == 10.0 and row["assisted"] is False
+    # A move appended now keeps its time.
+    loaded.moves, loaded.times = [], []
+    store.append(loaded, 1, [("flag", 0, 0)], 1_700_000_021.0)
+    again = store.load("g1")
+    assert again is not None and again.times == [None, 1_700_000_021.0]
+    assert again.touched == 1_700_000_021.0
+    store.close()
+    with sqlite3.connect(old) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (3,)

@@ -11,6 +11,11 @@ from mineproof.analysis.core import (
     forced_by,
 )
 from mineproof.analysis.counting import CountTooLarge, counting_budget
+from mineproof.analysis.sample import (
+    count_arrangements,
+    sample_arrangement,
+    sample_with_a_mine_among,
+)
 
 __all__ = [
     "ANALYSIS_WORK",
@@ -20,7 +25,10 @@ __all__ = [
     "analyze",
     "arrangements_free",
     "clear_cache",
+    "count_arrangements",
     "counting_budget",
     "decimal",
     "forced_by",
+    "sample_arrangement",
+    "sample_with_a_mine_among",
 ]

@@ -11,7 +11,7 @@ of mines it holds over all arrangements of the whole position.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from math import comb, log2
@@ -364,6 +364,53 @@ class ComponentCount:
             result[box] = expected
             later = here
         return result
+
+    def sample(self, mines: int, below: Callable[[int], int]) -> list[int]:
+        """Return per box a number of mines, drawn so that every arrangement of this
+        component's cells with ``mines`` mines in all is equally likely (a box holding ``x``
+        mines stands for its ``C(size, x)`` arrangements).
+
+        ``below(n)`` must return a uniformly random int in ``0..n-1`` (``random.randrange``).
+        The draw walks the forward tables backwards: from the final state, each box's count
+        and the state before it are chosen with weight (the partial arrangements reaching that
+        state with the mines left) times the box's binomial. Raises ``ValueError`` when no
+        arrangement has ``mines`` mines.
+        """
+        sizes = self.sizes
+        out = [0] * len(sizes)
+        if not 0 <= mines < len(self.weights) or not self.weights[mines]:
+            raise ValueError(f"no arrangement of this component has {mines} mines")
+        state, left = 0, mines
+        for step in range(len(self.order) - 1, -1, -1):
+            box = self.order[step]
+            binom = _C[sizes[box]]
+            table = self.tables[step]
+            bump, close, moves = self.steps[step]
+            choices: list[tuple[int, int, int]] = []  # (weight, state before, mines in box)
+            total = 0
+            for before, x_lo, x_hi in moves:
+                if bump == 0:
+                    if before - close != state:
+                        continue
+                elif (state + close - before) % bump:
+                    continue
+                lo, coeffs = table[before]
+                for x in range(x_lo, x_hi + 1):
+                    if before + x * bump - close != state:
+                        continue
+                    j = left - x - lo
+                    if 0 <= j < len(coeffs) and coeffs[j]:
+                        weight = coeffs[j] * binom[x]
+                        choices.append((weight, before, x))
+                        total += weight
+            pick = below(total)
+            for weight, before, x in choices:
+                if pick < weight:
+                    out[box] = x
+                    state, left = before, left - x
+                    break
+                pick -= weight
+        return out
 
 
 def _slice(w: list[int], lo: int, length: int) -> list[int]:

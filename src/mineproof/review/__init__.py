@@ -10,7 +10,9 @@ that proves a cell, :func:`judgement_text` puts a judgement in words.
 ``mineproof[replays]``), :func:`read_record` mineproof's own recorded games and
 :func:`read_game` moves given by a caller, each a :class:`RecordedGame`; :func:`review_game`
 judges every click of one and sums it up (:class:`GameReview`, :class:`Summary`), and
-:func:`mistakes_table` lays the mistakes of several games side by side;
+:func:`mistakes_table` lays the mistakes of several games side by side; :func:`post_mortem`
+says what lost a lost game (its last click judged, the cells provable safe then, the wrong
+flags);
 :func:`review_gif` and :func:`review_svg` animate a reviewed game with its clicks marked.
 """
 
@@ -35,6 +37,7 @@ from mineproof.review.judge import (
     wrong_flags,
 )
 from mineproof.review.judgement import KINDS, Action, Judgement, Kind, judgement_text
+from mineproof.review.postmortem import PostMortem, post_mortem
 from mineproof.review.recorded import (
     MAX_REPLAY_BYTES,
     REPLAY_KINDS,
@@ -60,6 +63,7 @@ __all__ = [
     "Judgement",
     "Kind",
     "Outcome",
+    "PostMortem",
     "RecordedGame",
     "ReviewedClick",
     "Summary",
@@ -70,6 +74,7 @@ __all__ = [
     "judgement_text",
     "lowest_level",
     "mistakes_table",
+    "post_mortem",
     "read_file",
     "read_game",
     "read_record",

@@ -73,7 +73,7 @@ def review_gif(review: GameReview, seconds_per_click: float = 0.15, scale: int =
     raster = gif_raster(board, scale)
     clicks = review.clicks
     delays = gif_delays(seconds_per_click, len(clicks))
-    game = Game(layout)
+    game = Game(layout, strict_flags=review.game.strict_flags)
 
     def frames() -> Iterator[Frame]:
         yield Frame(raster.draw(game.position().cells), delays[0])
@@ -97,7 +97,7 @@ def review_svg(review: GameReview, seconds_per_click: float = 0.15) -> str:
     wrong flags and the click that lost are outlined from their click on."""
     layout = review.game.layout
     board = layout.board
-    game = Game(layout)
+    game = Game(layout, strict_flags=review.game.strict_flags)
     # Each cell's looks before its last one: (code, from click number).
     looks: list[list[tuple[int, int]]] = [[(COVERED, 0)] for _ in range(board.size)]
     for n, click in enumerate(review.clicks, 1):

@@ -227,7 +227,7 @@ def review_game(
         raise MineproofError(f"the long-think threshold {long_think} s must be 0 or more")
     layout = game.layout
     board = layout.board
-    playing = Game(layout)
+    playing = Game(layout, strict_flags=game.strict_flags)
     reviewed: list[ReviewedClick] = []
     previous: float | None = None  # the time of the click before
     last_open: float | None = None  # the time of the last click that opened cells
@@ -313,6 +313,9 @@ def _summary(
             luck *= 1 - j.probability
         if j.fatal and fatal is None:
             fatal = click.number
+    if fatal is None and game.strict_flags and outcome == "lost":
+        # Lost by a flag on a cell with no mine: the last click.
+        fatal = clicks[-1].number
     thinks = [
         c.think
         for c in judged

@@ -72,7 +72,9 @@ class RecordedGame:
     the rules, see :func:`read_game`), where it comes from (``source``: a replay format,
     ``json`` or ``web``), and what the file says of it: the ``player``, the ``software`` and
     ms-toollib's standard statistics (``stats``: ``time``, ``bbbv``, ``bbbv_s``, ``zini``,
-    ``ioe``, ``thrp``, ``corr``, ``stnb``, clicks...; empty for mineproof's own games)."""
+    ``ioe``, ``thrp``, ``corr``, ``stnb``, clicks...; empty for mineproof's own games).
+    ``strict_flags`` says that the game was played with a flag on a cell with no mine losing it
+    (see :class:`~mineproof.game.Game`)."""
 
     layout: Layout
     clicks: tuple[Click, ...]
@@ -80,34 +82,39 @@ class RecordedGame:
     player: str | None = None
     software: str | None = None
     stats: dict[str, float | int | None] = field(default_factory=dict)
+    strict_flags: bool = False
 
 
 def read_game(
     layout: Layout,
     moves: Iterable[tuple[float | None, str, int, int]],
     source: str,
+    *,
+    strict_flags: bool = False,
     **about: Any,
 ) -> RecordedGame:
     """Return the game of ``moves`` on ``layout``: each ``(time, action, x, y)``, the action
     ``open``, ``chord``, ``flag`` (which flags a covered cell and unflags a flagged one, as a
     right click does) or ``unflag``. Moves that change nothing (a chord whose flags do not match
-    its number, an open on an opened cell) are left out; ``about`` gives the other fields of
-    :class:`RecordedGame`.
+    its number, an open on an opened cell) are left out; with ``strict_flags`` a flag on a cell
+    with no mine ends the game. ``about`` gives the other fields of :class:`RecordedGame`.
 
     Raises ``FormatError`` naming the move (1-based) when it is outside the board, comes after
     the end of the game, opens a flagged cell, flags or unflags an opened cell, or has an
     unknown action.
     """
-    clicks, _ = _play(layout, moves)
-    return RecordedGame(layout, clicks, source, **about)
+    clicks, _ = _play(layout, moves, strict_flags)
+    return RecordedGame(layout, clicks, source, strict_flags=strict_flags, **about)
 
 
 def _play(
-    layout: Layout, moves: Iterable[tuple[float | None, str, int, int]]
+    layout: Layout,
+    moves: Iterable[tuple[float | None, str, int, int]],
+    strict_flags: bool = False,
 ) -> tuple[tuple[Click, ...], Game]:
     """Return the clicks of ``moves`` that change the board, and the game they leave; raises
     as :func:`read_game` does."""
-    game = Game(layout)
+    game = Game(layout, strict_flags=strict_flags)
     board = layout.board
     clicks = []
     for n, (time, action, x, y) in enumerate(moves, 1):
@@ -206,7 +213,8 @@ def read_replay(data: bytes, kind: str) -> RecordedGame:
 
 def _missing(kind: str) -> ArgumentError:
     return ArgumentError(
-        f"reading .{kind} replays needs ms-toollib: pip install 'mineproof[replays]'"
+        f"reading .{kind} replays needs ms-toollib: pip install 'mineproof[replays]'",
+        name="ms-toollib",
     )
 
 

@@ -2,9 +2,16 @@
 
 The server keeps each game's mine layout; what leaves this module for a game in progress is only
 what the player has revealed (:meth:`Games.view`), and analyses of that view. A game's layout is
-drawn at its first click: a guess-free board generated from that cell (the default), or a
-uniformly random one; in both the first click is an opening. Every move is stored before it is
-answered, so a game in progress survives a restart of the server.
+drawn at its first click: a guess-free board generated from that cell (the default; within a
+window of levels when a technique is asked for), or a uniformly random one; in both the first
+click is an opening, and with ``reveal`` the first rounds of forced moves are made for the
+player. Every move is stored before it is answered, so a game in progress survives a restart of
+the server.
+
+Rules chosen when a game starts: ``punish_guesses`` (a guess made while a safe cell could be
+proven meets a mine: the layout is drawn again, see :func:`mineproof.web.work.judge`) and
+``strict_flags`` (a flag on a cell with no mine loses the game). A lost game has a post-mortem
+and a finished one a review, both computed as jobs from the stored game.
 """
 
 from __future__ import annotations
@@ -25,18 +32,24 @@ from mineproof.errors import (
     GameOverError,
     IllegalMoveError,
     NotFoundError,
+    TooComplexError,
 )
 from mineproof.game import Game
 from mineproof.position import COVERED, Position
 from mineproof.web.store import GameRow, Store
 from mineproof.web.work import (
     GENERATE_BUDGET,
+    TECHNIQUES,
     Job,
+    StoredGame,
     check_lang,
     first_layout,
     heavy_generation,
     hint_json,
     judge,
+    postmortem,
+    review,
+    review_animation,
     too_dense,
 )
 from mineproof.web.work import hint as work_hint
@@ -47,9 +60,11 @@ __all__ = [
     "IDLE_SECONDS",
     "LEVELS",
     "MAX_CELLS",
+    "MAX_REVEAL",
     "MAX_SIDE",
     "MIN_SIDE",
     "MOVES_PER_CELL",
+    "TECHNIQUES",
     "GameNotFound",
     "Games",
     "MoveResult",
@@ -58,6 +73,7 @@ __all__ = [
     "check_lang",
     "check_size",
     "hint_json",
+    "stored_game",
 ]
 
 MIN_SIDE = 2
@@ -72,6 +88,13 @@ a hundred 100x100 games, or two thousand expert ones. Others wait in the store."
 
 IDLE_SECONDS = 1800.0
 """A game untouched for this long leaves memory (it comes back from the store when asked for)."""
+
+MAX_REVEAL = 3
+"""The most rounds of forced moves a gentler start makes for the player."""
+
+POSTMORTEMS_KEPT = 64
+"""Post-mortems kept in memory (by game and language): a lost game's page asks again on a
+reload or a language switch."""
 
 MOVES_PER_CELL = 10
 """A game takes at most this many moves per cell (flags toggle): replaying a game from the store
@@ -118,12 +141,13 @@ class _Live:
         self.game: Game | None = None
         if row.layout is not None:
             board = Board(row.width, row.height)
-            game = Game(Layout(board, int(row.layout, 16)))
+            game = Game(Layout(board, int(row.layout, 16)), strict_flags=row.strict)
             for kind, x, y in row.moves:
                 _apply(game, kind, x, y)
             self.game = game
         self.moves = len(row.moves)
         row.moves = []  # replayed: memory keeps the game, the store the moves
+        row.times = []
 
     @property
     def weight(self) -> int:
@@ -159,6 +183,23 @@ def _apply(game: Game, kind: str, x: int, y: int) -> None:
         game.flag(x, y)
     else:
         game.unflag(x, y)
+
+
+def stored_game(row: GameRow) -> StoredGame:
+    """Return the stored game ``row`` (with its moves and a layout) as its work needs it.
+    Raises ``ArgumentError`` for a game never clicked (it has no layout)."""
+    if row.layout is None:
+        raise ArgumentError("the game has no layout yet: it was never clicked")
+    times = row.times or [None] * len(row.moves)
+    return StoredGame(
+        row.width,
+        row.height,
+        row.mines,
+        int(row.layout, 16),
+        tuple(row.moves),
+        tuple(times),
+        row.strict,
+    )
 
 
 def check_size(level: str, width: int, height: int, mines: int) -> tuple[int, int, int]:
@@ -231,6 +272,7 @@ class Games:
         self._live: OrderedDict[str, _Live] = OrderedDict()
         self._weight = 0
         self._lock = threading.Lock()
+        self._postmortems: OrderedDict[tuple[str, str], dict[str, Any] | None] = OrderedDict()
 
     # --- memory -----------------------------------------------------------------------------
 
@@ -292,14 +334,44 @@ class Games:
     # --- games ------------------------------------------------------------------------------
 
     def create(
-        self, level: str, width: int = 0, height: int = 0, mines: int = 0, guess_free: bool = True
+        self,
+        level: str,
+        width: int = 0,
+        height: int = 0,
+        mines: int = 0,
+        guess_free: bool = True,
+        *,
+        punish_guesses: bool = False,
+        strict_flags: bool = False,
+        technique: str = "any",
+        reveal: int = 0,
     ) -> dict[str, Any]:
         """Start a game and return its view; its id is unguessable (128 random bits).
 
-        Raises ``ArgumentError`` for a bad level or size (see :func:`check_size`) and
-        :class:`StoreError` when the game cannot be stored.
+        ``punish_guesses`` and ``strict_flags`` are its rules (see the module's docstring),
+        ``technique`` the window of levels of its board (one of :data:`TECHNIQUES`, guess-free
+        boards only) and ``reveal`` the rounds of forced moves made after the first click
+        (0 to :data:`MAX_REVEAL`).
+
+        Raises ``ArgumentError`` for a bad level, size (see :func:`check_size`), technique or
+        reveal, and :class:`StoreError` when the game cannot be stored.
         """
         width, height, mines = check_size(level, width, height, mines)
+        if technique not in TECHNIQUES:
+            raise ArgumentError(
+                f"unknown technique {technique!r} (expected {', '.join(TECHNIQUES)})",
+                name="technique",
+            )
+        if technique != "any" and not guess_free:
+            raise ArgumentError(
+                "a board by technique is a guess-free board: ask for guess_free", name="technique"
+            )
+        if not 0 <= reveal <= MAX_REVEAL:
+            raise ArgumentError(
+                f"reveal {reveal} is outside 0..{MAX_REVEAL}",
+                name="reveal",
+                allowed=(0, MAX_REVEAL),
+            )
         now = self._clock()
         row = GameRow(
             id=secrets.token_urlsafe(16),
@@ -310,6 +382,10 @@ class Games:
             guess_free=guess_free,
             seed=self._seeds(),
             created=now,
+            punish=punish_guesses,
+            strict=strict_flags,
+            technique=technique,
+            reveal=reveal,
         )
         try:
             self._store.create(row)
@@ -342,6 +418,11 @@ class Games:
             "height": row.height,
             "mines": row.mines,
             "guess_free": row.guess_free,
+            "punish_guesses": row.punish,
+            "strict_flags": row.strict,
+            "technique": row.technique,
+            "reveal": row.reveal,
+            "assists": row.assists,
             "state": row.state,
             "mines_left": row.mines if game is None else game.mines_left,
             "elapsed": round(elapsed, 3),
@@ -359,6 +440,8 @@ class Games:
             out["wrong_flags"] = [
                 list(board.xy(i)) for i in iter_bits(game.flag_mask & ~game.layout.mines)
             ]
+            fatal = game.fatal_flag
+            out["fatal_flag"] = None if fatal is None else list(board.xy(fatal))
         return out
 
     # --- moves ------------------------------------------------------------------------------
@@ -421,9 +504,14 @@ class Games:
         if game is None:
             if kind != "open":
                 return _Plan(kind, x, y, live.moves, None, first=False)
-            args = (row.width, row.height, row.mines, row.guess_free, row.seed, x, y, self.budget)
+            args = (
+                *(row.width, row.height, row.mines, row.guess_free, row.seed, x, y),
+                *(self.budget, row.technique, row.reveal),
+            )
             refusal = too_dense(row.width, row.height, row.mines) if row.guess_free else ""
-            heavy = row.guess_free and heavy_generation(row.width, row.height, row.mines)
+            heavy = row.guess_free and heavy_generation(
+                row.width, row.height, row.mines, row.technique
+            )
             job: Job[Any] = Job(first_layout, args, heavy=heavy, refusal=refusal)
             return _Plan(kind, x, y, live.moves, job, first=True)
         if kind == "flag":
@@ -438,7 +526,9 @@ class Games:
                 targets |= 1 << n
         if not targets:
             return _Plan(kind, x, y, live.moves, None, first=False)
-        return _Plan(kind, x, y, live.moves, Job(judge, (position, targets, lang)), first=False)
+        punish = f"{row.seed}:{live.moves}" if row.punish else None
+        work = Job(judge, (position, targets, lang, punish))
+        return _Plan(kind, x, y, live.moves, work, first=False)
 
     def _finish(self, live: _Live, plan: _Plan, outcome: Any) -> MoveResult:
         """Make the planned move with the outcome of its work, store it, and return the result
@@ -450,15 +540,22 @@ class Games:
         row = live.row
         kind, x, y = plan.kind, plan.x, plan.y
         guess, tutor = False, None
+        now = self._clock()
+        made: list[tuple[str, int, int]] = []  # moves made for the player after this one
         if live.game is None:
             if not plan.first:  # a flag or a chord before the first click changes nothing
                 return MoveResult(self._view(live), False, None)
-            live.game = Game(Layout(Board(row.width, row.height), outcome))
-            row.layout = format(outcome, "x")
-            row.started = self._clock()
+            mask, made = outcome
+            board = Board(row.width, row.height)
+            live.game = Game(Layout(board, mask), strict_flags=row.strict)
+            row.layout = format(mask, "x")
+            row.started = now
             row.state = "playing"
         elif plan.job is not None:
-            guess, tutor = outcome
+            guess, tutor, redrawn = outcome
+            if redrawn is not None:  # a punished guess: the mine is there now
+                live.game.redraw(Layout(live.game.board, redrawn))
+                row.layout = format(redrawn, "x")
         game = live.game
         try:
             if kind == "flag":
@@ -469,6 +566,8 @@ class Games:
                     game.flag(x, y)
             else:
                 _apply(game, kind, x, y)
+            for move in made:
+                _apply(game, *move)
         except BaseException:
             if plan.first:  # the layout was drawn for nothing: forget it
                 self._drop(live)
@@ -476,13 +575,14 @@ class Games:
         row.guesses += guess
         if game.is_over:
             row.state = game.state
-            row.finished = self._clock()
+            row.finished = now
+        moves = [(kind, x, y), *made]
         try:
-            self._store.append(row, live.moves, (kind, x, y))
+            self._store.append(row, live.moves, moves, now)
         except sqlite3.Error as exc:
             self._drop(live)  # memory has the move, the file not: memory forgets it
             raise StoreError(f"the move could not be stored ({exc}); it was not made") from None
-        live.moves += 1
+        live.moves += len(moves)
         view = self._view(live)
         if game.is_over:
             self._drop(live)  # finished: the store keeps it
@@ -500,9 +600,10 @@ class Games:
         return self.hint_job(game_id, lang).run()
 
     def hint_job(self, game_id: str, lang: str = "en") -> Job[dict[str, Any]]:
-        """Return the work of :meth:`hint`, to run elsewhere; raises as :meth:`hint` does."""
+        """Return the work of :meth:`hint`, to run elsewhere; raises as :meth:`hint` does. A
+        game in progress counts it as help (its ``assists``)."""
         check_lang(lang)
-        return Job(work_hint, (self._playing(game_id), lang))
+        return Job(work_hint, (self._playing(game_id, assist=True), lang))
 
     def probabilities(self, game_id: str) -> dict[str, Any]:
         """Return the exact mine probability of every cell of game ``game_id`` (rows of floats,
@@ -513,11 +614,14 @@ class Games:
         return self.probabilities_job(game_id).run()
 
     def probabilities_job(self, game_id: str) -> Job[dict[str, Any]]:
-        """Return the work of :meth:`probabilities`; raises as it does."""
-        return Job(work_probabilities, (self._playing(game_id),))
+        """Return the work of :meth:`probabilities`; raises as it does. A game in progress
+        counts it as help (its ``assists``)."""
+        return Job(work_probabilities, (self._playing(game_id, assist=True),))
 
-    def _playing(self, game_id: str) -> Position:
-        """Return the player's position of a game that is not over."""
+    def _playing(self, game_id: str, assist: bool = False) -> Position:
+        """Return the player's position of a game that is not over; with ``assist``, count
+        one more help for a game in progress. Raises :class:`StoreError` when that count
+        cannot be stored."""
         live = self._get(game_id)
         with live.lock:
             row = live.row
@@ -525,11 +629,73 @@ class Games:
                 raise GameOverError(f"the game is over ({row.state})")
             if live.game is None:
                 return _blank(row)
+            if assist:
+                try:
+                    self._store.assist(row.id)
+                except sqlite3.Error as exc:
+                    raise StoreError(f"the help could not be counted ({exc})") from None
+                row.assists += 1
             return live.game.position()
 
+    # --- finished games -----------------------------------------------------------------------
+
+    def _finished(self, game_id: str, lost: bool = False) -> StoredGame:
+        """Return the stored game ``game_id``, which must be over (and lost, with ``lost``).
+
+        Raises :class:`GameNotFound`, and ``ArgumentError`` for a game not over (not lost).
+        """
+        row = self._store.load(game_id)
+        if row is None:
+            raise GameNotFound(f"no game {game_id!r}")
+        wanted = ("lost",) if lost else ("won", "lost")
+        if row.state not in wanted:
+            raise ArgumentError(
+                f"the game is {row.state}: only a {' or '.join(wanted)} game has "
+                f"{'a post-mortem' if lost else 'a review'}",
+                name="state",
+            )
+        return stored_game(row)
+
+    async def postmortem_async(self, game_id: str, lang: str, run: Runner) -> dict[str, Any] | None:
+        """Return the post-mortem of the lost game ``game_id`` in ``lang`` (see
+        :func:`mineproof.web.work.postmortem`), its work run by ``run``; the last
+        :data:`POSTMORTEMS_KEPT` are kept. ``None`` when its analysis was too complex.
+
+        Raises :class:`GameNotFound`, ``ArgumentError`` for a game not lost or an unknown
+        language, and what ``run`` raises but ``TooComplexError``.
+        """
+        check_lang(lang)
+        key = (game_id, lang)
+        with self._lock:
+            if key in self._postmortems:
+                self._postmortems.move_to_end(key)
+                return self._postmortems[key]
+        job = Job(postmortem, (self._finished(game_id, lost=True), lang))
+        try:
+            found: dict[str, Any] | None = await run(job)
+        except TooComplexError:
+            found = None
+        with self._lock:
+            self._postmortems[key] = found
+            while len(self._postmortems) > POSTMORTEMS_KEPT:
+                self._postmortems.popitem(last=False)
+        return found
+
+    def review_job(self, game_id: str, lang: str = "en") -> Job[dict[str, Any]]:
+        """Return the work of the review of the finished game ``game_id`` (see
+        :func:`mineproof.web.work.review`). Raises :class:`GameNotFound`, ``ArgumentError`` for
+        a game not over or an unknown language."""
+        check_lang(lang)
+        return Job(review, (self._finished(game_id), lang), heavy=True)
+
+    def review_gif_job(self, game_id: str) -> Job[bytes]:
+        """Return the work of the animated GIF of the finished game ``game_id``; raises as
+        :meth:`review_job` does."""
+        return Job(review_animation, (self._finished(game_id),), heavy=True)
+
     def stats(self) -> list[dict[str, Any]]:
-        """Return the statistics per level and mode (see :meth:`Store.stats`)."""
-        return self._store.stats()
+        """Return the statistics now (see :func:`mineproof.web.store.stats_rows`)."""
+        return self._store.stats(self._clock())
 
 
 def _check_move(kind: str, lang: str) -> None:

@@ -7,12 +7,20 @@ Routes (cells are ``[x, y]``, x the column and y the row from the top-left):
   files (only those shipped in the package: :data:`STATIC`);
 - ``GET /api/meta``: levels, languages (with their names), limits;
 - ``GET /api/strings?lang=L``: every string of the page in ``L`` (from the gettext catalogs);
-- ``POST /api/games`` ``{"level", "width"?, "height"?, "mines"?, "guess_free"?}``: a new game;
-- ``GET /api/games/ID``: the player's view of a game;
+- ``POST /api/games`` ``{"level", "width"?, "height"?, "mines"?, "guess_free"?,
+  "punish_guesses"?, "strict_flags"?, "technique"?, "reveal"?}``: a new game;
+- ``GET /api/games/ID?lang=L``: the player's view of a game; a lost game's holds its
+  ``postmortem`` (``null`` when its analysis passed its budget);
 - ``POST /api/games/ID/open|flag|chord`` ``{"x", "y", "lang"?}``: a move; the answer holds the
-  view, ``guess`` and ``tutor`` (when a guess was made while a safe cell was provable, the hint
-  that leads to it);
-- ``GET /api/games/ID/hint?lang=L``, ``GET /api/games/ID/probabilities``;
+  view (with the post-mortem when the move lost), ``guess`` and ``tutor`` (when a guess was
+  made while a safe cell was provable, the hint that leads to it);
+- ``GET /api/games/ID/hint?lang=L``, ``GET /api/games/ID/probabilities`` (each counts as help
+  for the statistics);
+- ``GET /api/games/ID/review?lang=L``: the review of a finished game, every click judged;
+  ``GET /api/games/ID/review.gif``: its animation (an attachment);
+- ``POST /api/review`` ``{"name", "data", "lang"?}``: the review of an uploaded replay, ``data``
+  its bytes in base64 (at most :data:`MAX_UPLOAD` bytes), ``name`` its file name (the
+  extension says the format); ``POST /api/review.gif`` ``{"name", "data"}``: its animation;
 - ``POST /api/analyze`` ``{"text", "mines"?, "trust_flags"?, "lang"?}``: the analysis of a
   pasted or edited position (sides up to 100, as the page's editor), with its next hint;
 - ``GET /api/stats``.
@@ -39,6 +47,7 @@ a body must arrive within :attr:`Limits.body_seconds` (else 408).
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import logging
@@ -67,13 +76,29 @@ from mineproof.errors import (
     http_status,
 )
 from mineproof.explain import LANGUAGES
-from mineproof.web.games import LEVELS, MAX_SIDE, MIN_SIDE, Games, StoreError, check_lang
+from mineproof.web.games import (
+    LEVELS,
+    MAX_REVEAL,
+    MAX_SIDE,
+    MIN_SIDE,
+    TECHNIQUES,
+    Games,
+    StoreError,
+    check_lang,
+)
 from mineproof.web.pool import Pool, PoolFull, WorkerError
 from mineproof.web.strings import LANGUAGE_NAMES, page_strings
-from mineproof.web.work import MAX_TEXT, Job, analyze_text
+from mineproof.web.work import (
+    MAX_TEXT,
+    Job,
+    analyze_text,
+    upload_review,
+    upload_review_animation,
+)
 
 __all__ = [
     "MAX_BODY",
+    "MAX_UPLOAD",
     "STATIC",
     "App",
     "Limits",
@@ -108,6 +133,10 @@ class Limits:
 
 
 MAX_BODY = 1 << 20
+
+MAX_UPLOAD = 700_000
+"""The largest replay file ``POST /api/review`` reads (its base64 fits a body of
+:data:`MAX_BODY`); a 60x36 game of 57,000 mouse events takes 340 KB."""
 
 _CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -150,7 +179,10 @@ _SECURITY_HEADERS = {
     ),
 }
 
-_GAME = re.compile(r"^/api/games/([A-Za-z0-9_-]{1,64})(?:/(open|flag|chord|hint|probabilities))?$")
+_GAME = re.compile(
+    r"^/api/games/([A-Za-z0-9_-]{1,64})"
+    r"(?:/(open|flag|chord|hint|probabilities|review|review\.gif))?$"
+)
 _LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
 
@@ -198,6 +230,14 @@ def _error_data(exc: MineproofError) -> dict[str, Any]:
         if exc.allowed is not None:
             data["allowed"] = list(exc.allowed)
     return data
+
+
+def _gif(data: bytes, name: str) -> Response:
+    """Return an animated GIF as a file to download, ``mineproof-NAME.gif``."""
+    disposition = f'attachment; filename="mineproof-{name}.gif"'
+    return Response(
+        200, data, "image/gif", {"Cache-Control": "no-store", "Content-Disposition": disposition}
+    )
 
 
 def _json(status: int, data: Any, headers: dict[str, str] | None = None) -> Response:
@@ -391,18 +431,33 @@ class App:
                 _field(data, "height", int, 0),
                 _field(data, "mines", int, 0),
                 _field(data, "guess_free", bool, True),
+                punish_guesses=_field(data, "punish_guesses", bool, False),
+                strict_flags=_field(data, "strict_flags", bool, False),
+                technique=_field(data, "technique", str, "any"),
+                reveal=_field(data, "reveal", int, 0),
             )
             return _json(201, view)
         if path == "/api/analyze":
             self._method(method, "POST")
             return _json(200, await self._analyze(self._body(headers, body)))
+        if path in ("/api/review", "/api/review.gif"):
+            self._method(method, "POST")
+            return await self._upload(self._body(headers, body), path.endswith(".gif"))
         found = _GAME.match(path)
         if found is None:
             raise _BadRequest(404, f"no such page {path!r}", kind="not-found")
         game_id, action = found.groups()
+        lang = query.get("lang", "en")
         if action is None:
             self._method(method, "GET")
-            return _json(200, self.games.view(game_id))
+            check_lang(lang)
+            return _json(200, await self._with_postmortem(self.games.view(game_id), lang))
+        if action == "review":
+            self._method(method, "GET")
+            return _json(200, await self.pool.run(self.games.review_job(game_id, lang)))
+        if action == "review.gif":
+            self._method(method, "GET")
+            return _gif(await self.pool.run(self.games.review_gif_job(game_id)), game_id)
         if action == "hint":
             self._method(method, "GET")
             job = self.games.hint_job(game_id, query.get("lang", "en"))
@@ -412,15 +467,45 @@ class App:
             return _json(200, await self.pool.run(self.games.probabilities_job(game_id)))
         self._method(method, "POST")
         data = self._body(headers, body)
+        lang = _field(data, "lang", str, "en")
         result = await self.games.move_async(
             game_id,
             action,
             _field(data, "x", int),
             _field(data, "y", int),
-            _field(data, "lang", str, "en"),
+            lang,
             self.pool.run,
         )
-        return _json(200, {**result.view, "guess": result.guess, "tutor": result.tutor})
+        view = await self._with_postmortem(result.view, lang)
+        return _json(200, {**view, "guess": result.guess, "tutor": result.tutor})
+
+    async def _with_postmortem(self, view: dict[str, Any], lang: str) -> dict[str, Any]:
+        """Return ``view`` with the post-mortem of a lost game added."""
+        if view["state"] != "lost":
+            return view
+        found = await self.games.postmortem_async(view["id"], lang, self.pool.run)
+        return {**view, "postmortem": found}
+
+    async def _upload(self, data: dict[str, Any], gif: bool) -> Response:
+        """Return the review of an uploaded replay (or its GIF)."""
+        name = _field(data, "name", str)
+        encoded = _field(data, "data", str)
+        lang = _field(data, "lang", str, "en")
+        check_lang(lang)
+        if len(name) > 255:
+            raise _BadRequest(400, "field 'name' is longer than 255 characters")
+        try:
+            raw = base64.b64decode(encoded, validate=True)
+        except ValueError:
+            raise _BadRequest(400, "field 'data' is not base64") from None
+        if len(raw) > MAX_UPLOAD:
+            raise _BadRequest(
+                413, f"the replay has {len(raw):,} bytes, more than the {MAX_UPLOAD:,} read"
+            )
+        if gif:
+            job: Job[Any] = Job(upload_review_animation, (raw, name), heavy=True)
+            return _gif(await self.pool.run(job), "replay")
+        return _json(200, await self.pool.run(Job(upload_review, (raw, name, lang), heavy=True)))
 
     @staticmethod
     def _method(method: str, allowed: str) -> None:
@@ -459,6 +544,9 @@ class App:
             "language_names": LANGUAGE_NAMES,
             "min_side": MIN_SIDE,
             "max_side": MAX_SIDE,
+            "techniques": list(TECHNIQUES),
+            "max_reveal": MAX_REVEAL,
+            "max_upload": MAX_UPLOAD,
         }
 
     async def _analyze(self, data: dict[str, Any]) -> dict[str, Any]:

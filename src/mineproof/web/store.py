@@ -1,10 +1,11 @@
 """Where the web app keeps its games: one SQLite file in the data directory.
 
-A game is stored as what it was created with (size, mines, mode, a random seed), its layout once
-the first click has drawn it, and its moves, one row each, appended as they are played (a move
-never rewrites the ones before it). Replaying the moves on the layout gives back the game
-exactly, so games in progress survive a restart of the server. Finished games stay in the file:
-the statistics are computed from them.
+A game is stored as what it was created with (size, mines, kind of board and rules, a random
+seed), its layout once the first click has drawn it (drawn again by a punished guess: the new
+one agrees with every move before), and its moves, one row each with its time, appended as they
+are played (a move never rewrites the ones before it). Replaying the moves on the layout gives
+back the game exactly, so games in progress survive a restart of the server. Finished games
+stay in the file: the statistics are computed from them (see :meth:`Store.stats`).
 
 One server at a time uses a data directory: :class:`Store` holds an exclusive lock on
 ``DIR/mineproof.lock`` while it is open, and a second one is refused (:class:`StoreInUse`). At
@@ -26,11 +27,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["GameRow", "Move", "Store", "StoreInUse", "default_data_dir"]
+__all__ = [
+    "ABANDON_SECONDS",
+    "GameRow",
+    "Move",
+    "PlayedGame",
+    "Store",
+    "StoreInUse",
+    "default_data_dir",
+    "stats_rows",
+]
 
-VERSION = 2
+VERSION = 3
 """The schema's version (``PRAGMA user_version``): 0 was the first, with each game's moves as
-one JSON list rewritten at every move; 2 keeps a row per move."""
+one JSON list rewritten at every move; 2 keeps a row per move; 3 adds the rules and the board's
+technique to a game, the help it had (``assists``), the time of its last move (``touched``),
+and the time of each move."""
+
+ABANDON_SECONDS = 86_400.0
+"""A game in progress whose last move is older than this (a day) counts as abandoned."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -46,7 +61,13 @@ CREATE TABLE IF NOT EXISTS games (
     guesses INTEGER NOT NULL,
     created REAL NOT NULL,
     started REAL,
-    finished REAL
+    finished REAL,
+    punish INTEGER NOT NULL DEFAULT 0,
+    strict INTEGER NOT NULL DEFAULT 0,
+    technique TEXT NOT NULL DEFAULT 'any',
+    reveal INTEGER NOT NULL DEFAULT 0,
+    assists INTEGER NOT NULL DEFAULT 0,
+    touched REAL
 );
 CREATE INDEX IF NOT EXISTS games_by_level ON games (level, guess_free, state);
 CREATE TABLE IF NOT EXISTS moves (
@@ -55,14 +76,30 @@ CREATE TABLE IF NOT EXISTS moves (
     kind TEXT NOT NULL,
     x INTEGER NOT NULL,
     y INTEGER NOT NULL,
+    time REAL,
     PRIMARY KEY (game, seq)
 ) WITHOUT ROWID;
 """
 
-_COLUMNS = (
+_V2_COLUMNS = (
     "id, level, width, height, mines, guess_free, seed, layout, state, guesses, created, "
     "started, finished"
 )
+"""The columns of a game up to schema 2."""
+
+_ADDED = (
+    ("games", "punish", "INTEGER NOT NULL DEFAULT 0"),
+    ("games", "strict", "INTEGER NOT NULL DEFAULT 0"),
+    ("games", "technique", "TEXT NOT NULL DEFAULT 'any'"),
+    ("games", "reveal", "INTEGER NOT NULL DEFAULT 0"),
+    ("games", "assists", "INTEGER NOT NULL DEFAULT 0"),
+    ("games", "touched", "REAL"),
+    ("moves", "time", "REAL"),
+)
+"""The columns schema 3 adds: a file of schema 2 gets them with their defaults (its games were
+played without the new rules, their help and times unknown: no assists counted, no times)."""
+
+_COLUMNS = _V2_COLUMNS + ", punish, strict, technique, reveal, assists, touched"
 
 _MARKS = ", ".join("?" * len(_COLUMNS.split(",")))
 
@@ -80,7 +117,12 @@ def _make_tables(db: sqlite3.Connection) -> None:
 class GameRow:
     """One stored game. ``layout`` is the mine bitmask as hex (``None`` before the first
     click); ``moves`` the moves played, each ``(kind, x, y)`` with kind ``open``, ``flag``,
-    ``unflag`` or ``chord``; times are seconds since the epoch."""
+    ``unflag`` or ``chord``, and ``times`` when each was played (``None`` for moves stored
+    before schema 3); times are seconds since the epoch. ``punish`` and ``strict`` are the
+    rules ``punish_guesses`` and ``strict_flags``, ``technique`` the window of levels the board
+    was made for (``any``, ``gentle``, ``level3``, ``level4``, ``total``) and ``reveal`` the
+    rounds of forced moves made at the start; ``assists`` counts the hints and probabilities
+    asked for during the game, ``touched`` is the time of its last move."""
 
     id: str
     level: str
@@ -96,6 +138,13 @@ class GameRow:
     guesses: int = 0
     started: float | None = None
     finished: float | None = None
+    punish: bool = False
+    strict: bool = False
+    technique: str = "any"
+    reveal: int = 0
+    assists: int = 0
+    touched: float | None = None
+    times: list[float | None] = field(default_factory=list)
 
     def _values(self) -> tuple[Any, ...]:
         return (
@@ -112,6 +161,12 @@ class GameRow:
             self.created,
             self.started,
             self.finished,
+            int(self.punish),
+            int(self.strict),
+            self.technique,
+            self.reveal,
+            self.assists,
+            self.touched,
         )
 
 
@@ -226,6 +281,8 @@ class Store:
             columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
             if "moves" in columns:
                 self._migrate_from_json_moves()
+            elif columns:
+                self._add_columns()
             _make_tables(db)
             if version > VERSION:
                 raise sqlite3.DatabaseError(
@@ -235,18 +292,27 @@ class Store:
             db.execute(f"PRAGMA user_version = {VERSION}")
 
     def _migrate_from_json_moves(self) -> None:
-        """Bring a file of schema 0 (moves as a JSON list per game) to schema 2."""
+        """Bring a file of schema 0 (moves as a JSON list per game) to the current schema."""
         db = self._db
         db.execute("ALTER TABLE games RENAME TO games_0")
         db.execute("DROP INDEX IF EXISTS games_by_level")
         _make_tables(db)
-        db.execute(f"INSERT INTO games ({_COLUMNS}) SELECT {_COLUMNS} FROM games_0")
+        db.execute(f"INSERT INTO games ({_V2_COLUMNS}) SELECT {_V2_COLUMNS} FROM games_0")
         for game_id, moves in db.execute("SELECT id, moves FROM games_0").fetchall():
             db.executemany(
-                "INSERT INTO moves VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO moves (game, seq, kind, x, y) VALUES (?, ?, ?, ?, ?)",
                 [(game_id, seq, k, x, y) for seq, (k, x, y) in enumerate(json.loads(moves))],
             )
         db.execute("DROP TABLE games_0")
+
+    def _add_columns(self) -> None:
+        """Bring a file of schema 2 to schema 3: add the columns it lacks (see
+        :data:`_ADDED`)."""
+        db = self._db
+        for table, column, kind in _ADDED:
+            have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+            if have and column not in have:
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -275,20 +341,31 @@ class Store:
         with self._lock, self._transaction():
             self._db.execute(f"INSERT INTO games ({_COLUMNS}) VALUES ({_MARKS})", row._values())
 
-    def append(self, row: GameRow, seq: int, move: Move) -> None:
-        """Store move number ``seq`` (from 0) of game ``row.id`` and the game's state after it
-        (layout, state, guesses, times), as one transaction.
+    def append(self, row: GameRow, seq: int, moves: list[Move], time: float | None) -> None:
+        """Store ``moves`` as moves number ``seq``, ``seq + 1``, ... (from 0) of game ``row.id``,
+        played at ``time``, and the game's state after them (layout, state, guesses, times), as
+        one transaction.
 
         Raises ``sqlite3.Error`` when the write fails: then nothing of it is stored.
         """
-        kind, x, y = move
         with self._lock, self._transaction():
-            self._db.execute("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", (row.id, seq, kind, x, y))
-            self._db.execute(
-                "UPDATE games SET layout = ?, state = ?, guesses = ?, started = ?, finished = ? "
-                "WHERE id = ?",
-                (row.layout, row.state, row.guesses, row.started, row.finished, row.id),
+            self._db.executemany(
+                "INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?)",
+                [(row.id, seq + k, kind, x, y, time) for k, (kind, x, y) in enumerate(moves)],
             )
+            self._db.execute(
+                "UPDATE games SET layout = ?, state = ?, guesses = ?, started = ?, finished = ?, "
+                "touched = ? WHERE id = ?",
+                (row.layout, row.state, row.guesses, row.started, row.finished, time, row.id),
+            )
+
+    def assist(self, game_id: str) -> None:
+        """Count one more hint (or look at the probabilities) for game ``game_id``.
+
+        Raises ``sqlite3.Error`` when the write fails.
+        """
+        with self._lock, self._transaction():
+            self._db.execute("UPDATE games SET assists = assists + 1 WHERE id = ?", (game_id,))
 
     def save(self, row: GameRow) -> None:
         """Insert or replace the stored game ``row.id`` with ``row``, moves included."""
@@ -297,9 +374,13 @@ class Store:
                 f"INSERT OR REPLACE INTO games ({_COLUMNS}) VALUES ({_MARKS})", row._values()
             )
             self._db.execute("DELETE FROM moves WHERE game = ?", (row.id,))
+            times = row.times or [None] * len(row.moves)
             self._db.executemany(
-                "INSERT INTO moves VALUES (?, ?, ?, ?, ?)",
-                [(row.id, seq, k, x, y) for seq, (k, x, y) in enumerate(row.moves)],
+                "INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (row.id, seq, k, x, y, t)
+                    for seq, ((k, x, y), t) in enumerate(zip(row.moves, times, strict=True))
+                ],
             )
 
     def load(self, game_id: str) -> GameRow | None:
@@ -311,10 +392,10 @@ class Store:
             if found is None:
                 return None
             moves = self._db.execute(
-                "SELECT kind, x, y FROM moves WHERE game = ? ORDER BY seq", (game_id,)
+                "SELECT kind, x, y, time FROM moves WHERE game = ? ORDER BY seq", (game_id,)
             ).fetchall()
         (gid, level, width, height, mines, guess_free, seed, layout, state, guesses) = found[:10]
-        created, started, finished = found[10:]
+        created, started, finished, punish, strict, technique, reveal, assists, touched = found[10:]
         return GameRow(
             id=gid,
             level=level,
@@ -325,35 +406,158 @@ class Store:
             seed=seed,
             created=created,
             layout=layout,
-            moves=[(str(k), int(x), int(y)) for k, x, y in moves],
+            moves=[(str(k), int(x), int(y)) for k, x, y, _ in moves],
             state=state,
             guesses=guesses,
             started=started,
             finished=finished,
+            punish=bool(punish),
+            strict=bool(strict),
+            technique=technique,
+            reveal=reveal,
+            assists=assists,
+            touched=touched,
+            times=[t for *_, t in moves],
         )
 
-    def stats(self) -> list[dict[str, Any]]:
-        """Return per level and mode: games finished, won, the best winning time in seconds,
-        and the guesses per finished game (games never clicked are not counted)."""
+    def stats(self, now: float) -> list[dict[str, Any]]:
+        """Return the statistics at time ``now``: one row per kind of board and help, in the
+        order of :func:`stats_rows` (see there for what each row holds)."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT level, guess_free, COUNT(*), "
-                "SUM(state = 'won'), MIN(CASE WHEN state = 'won' THEN finished - started END), "
-                "AVG(CASE WHEN state != 'playing' THEN guesses END), SUM(state = 'playing') "
-                "FROM games WHERE state IN ('won', 'lost', 'playing') "
-                "GROUP BY level, guess_free ORDER BY level, guess_free DESC"
+                "SELECT level, width, height, mines, guess_free, technique, reveal, state, "
+                "guesses, started, finished, COALESCE(touched, finished, started), assists "
+                "FROM games WHERE started IS NOT NULL AND state IN ('won', 'lost', 'playing') "
+                "ORDER BY COALESCE(finished, touched, started)"
             ).fetchall()
-        out = []
-        for level, guess_free, count, won, best, guesses, playing in rows:
-            out.append(
-                {
-                    "level": level,
-                    "guess_free": bool(guess_free),
-                    "played": count - playing,
-                    "won": won,
-                    "in_progress": playing,
-                    "best_time": best,
-                    "guesses_per_game": guesses,
-                }
+            newest = self._db.execute("SELECT MAX(created) FROM games").fetchone()[0]
+        games = [
+            PlayedGame(
+                board=(level, width, height, mines, bool(guess_free), technique, reveal),
+                state=state,
+                guesses=guesses,
+                started=started,
+                finished=finished,
+                last=last,
+                assisted=assists > 0,
             )
-        return out
+            for (
+                level,
+                width,
+                height,
+                mines,
+                guess_free,
+                technique,
+                reveal,
+                state,
+                guesses,
+                started,
+                finished,
+                last,
+                assists,
+            ) in rows
+        ]
+        return stats_rows(games, now, newest or 0.0)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """What the statistics read of a game that was started: its kind of board (``board``:
+    level, width, height, mines, guess-free, technique, reveal), ``state``, ``guesses``, when it
+    started and finished, its ``last`` move's time, and whether it had help (``assisted``)."""
+
+    board: tuple[str, int, int, int, bool, str, int]
+    state: str
+    guesses: int
+    started: float
+    finished: float | None
+    last: float
+    assisted: bool
+
+    def abandoned(self, now: float, newest: float) -> bool:
+        """Return whether the game counts as abandoned at ``now``: still in progress while
+        another game was created after its last move (``newest`` is the latest creation), or
+        with no move for :data:`ABANDON_SECONDS`. A game the player comes back to and finishes
+        counts as it ended."""
+        return self.state == "playing" and (newest > self.last or now - self.last > ABANDON_SECONDS)
+
+
+TIMES_SHOWN = 200
+"""The winning times a row of statistics lists for its chart: the latest ones."""
+
+
+def stats_rows(games: list[PlayedGame], now: float, newest: float) -> list[dict[str, Any]]:
+    """Return the statistics of ``games`` (in the order they ended) at ``now``.
+
+    One row per kind of board (the level, and for a custom board its size and mines; guess-free
+    or random; the technique and the pre-revealed start) and per help: games where a hint or the
+    probabilities were asked for (``assisted``) are counted apart from the others. A row holds
+    ``played`` (won, lost or abandoned), ``won``, ``abandoned`` (counted as losses: a game left
+    in progress while another was started after its last move, or with no move for a day),
+    ``in_progress``, ``best_time`` (unassisted rows only; ``None`` for assisted ones),
+    ``guesses_per_game``, ``streak`` (wins since the last loss) and ``best_streak`` (the longest
+    run of wins), and ``times``: the winning times in order, the latest :data:`TIMES_SHOWN`
+    (unassisted rows only). Rows come standard levels first, then custom sizes by area.
+    """
+    groups: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for game in games:
+        key = (*game.board, game.assisted)
+        row = groups.get(key)
+        if row is None:
+            level, width, height, mines, guess_free, technique, reveal = game.board
+            row = groups[key] = {
+                "level": level,
+                "width": width,
+                "height": height,
+                "mines": mines,
+                "guess_free": guess_free,
+                "technique": technique,
+                "reveal": reveal,
+                "assisted": game.assisted,
+                "played": 0,
+                "won": 0,
+                "abandoned": 0,
+                "in_progress": 0,
+                "best_time": None,
+                "guesses_per_game": None,
+                "streak": 0,
+                "best_streak": 0,
+                "times": [],
+                "_guesses": 0,
+            }
+        if game.state == "playing" and not game.abandoned(now, newest):
+            row["in_progress"] += 1
+            continue
+        row["played"] += 1
+        row["_guesses"] += game.guesses
+        if game.state == "won":
+            row["won"] += 1
+            row["streak"] += 1
+            row["best_streak"] = max(row["best_streak"], row["streak"])
+            if not game.assisted and game.finished is not None:
+                time = round(game.finished - game.started, 3)
+                row["times"].append(time)
+                if row["best_time"] is None or time < row["best_time"]:
+                    row["best_time"] = time
+        else:
+            row["abandoned"] += game.state == "playing"
+            row["streak"] = 0
+    out = []
+    for row in groups.values():
+        guesses = row.pop("_guesses")
+        row["guesses_per_game"] = guesses / row["played"] if row["played"] else None
+        row["times"] = row["times"][-TIMES_SHOWN:]
+        out.append(row)
+    order = {"beginner": 0, "intermediate": 1, "expert": 2}
+    out.sort(
+        key=lambda r: (
+            order.get(r["level"], 3),
+            r["width"] * r["height"],
+            r["mines"],
+            not r["guess_free"],
+            r["technique"],
+            r["reveal"],
+            r["assisted"],
+        )
+    )
+    return out

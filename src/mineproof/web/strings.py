@@ -134,8 +134,8 @@ def page_strings(lang: str) -> dict[str, str]:
         ),
         "confirm_new": t.pgettext(
             "page",
-            "Leave the game in progress and start a new one? The game stays at its address, "
-            "unfinished.",
+            "Leave the game in progress and start a new one? The game stays at its address; "
+            "until you finish it, the statistics count it as lost.",
         ),
         "keep_playing": t.pgettext("page", "Keep playing"),
         "announce_open": t.pgettext("page", "{cell} opened. Cells uncovered: {count}."),
@@ -175,4 +175,81 @@ def page_strings(lang: str) -> dict[str, str]:
         "key_zoom": t.pgettext("page", "zoom in, zoom out"),
         "key_tabs": t.pgettext("page", "on the tabs: the previous or next view"),
         "key_fit": t.pgettext("page", "fit the board"),
+        # Rules and boards chosen when a game starts.
+        "punish_guesses": t.pgettext("page", "Punish guesses"),
+        "strict_flags": t.pgettext("page", "Strict flags"),
+        "technique": t.pgettext("page", "Technique"),
+        "technique_any": t.pgettext("page", "Any guess-free board"),
+        "technique_gentle": t.pgettext("page", "Gentle (levels 1-2)"),
+        "technique_level3": t.pgettext("page", "Needs level 3"),
+        "technique_level4": t.pgettext("page", "Needs level 4"),
+        "technique_total": t.pgettext("page", "Needs the mine total"),
+        "gentle_start": t.pgettext("page", "Gentler start"),
+        "modes_help": t.pgettext(
+            "page",
+            "Punish guesses: a guess made while a safe cell could be proven meets a mine. Strict "
+            "flags: a flag where there is no mine loses the game. Gentler start: the first "
+            "forced moves are made for you.",
+        ),
+        "lost_flag_message": t.pgettext(
+            "page", "You flagged a cell with no mine: with strict flags, that loses."
+        ),
+        "postmortem": t.pgettext("page", "Post-mortem"),
+        "mark_provable": t.pgettext("page", "could be proven safe"),
+        "mark_fatal": t.pgettext("page", "lost the game"),
+        # The review of a finished game or of a replay file.
+        "review": t.pgettext("page", "Review"),
+        "review_this": t.pgettext("page", "Review this game"),
+        "review_last": t.pgettext("page", "Review the last finished game"),
+        "replay_file": t.pgettext(
+            "page", "Replay file (.avf, .mvf, .rmv, .evf, or a game mineproof recorded)"
+        ),
+        "review_empty": t.pgettext(
+            "page", "Finish a game, or choose a replay file, to review it click by click."
+        ),
+        "review_board": t.pgettext("page", "Reviewed game"),
+        "review_step": t.pgettext("page", "Click {n} of {total}"),
+        "review_start": t.pgettext("page", "Before the first click"),
+        "step_first": t.pgettext("page", "To the start"),
+        "step_prev": t.pgettext("page", "Previous click"),
+        "step_next": t.pgettext("page", "Next click"),
+        "step_last": t.pgettext("page", "To the end"),
+        "step_slider": t.pgettext("page", "Click shown"),
+        "download_gif": t.pgettext("page", "Download GIF"),
+        "review_flag": t.pgettext("page", "A flag on {cell}."),
+        "review_unflag": t.pgettext("page", "The flag on {cell} removed."),
+        "review_wrong_flag": t.pgettext("page", "A flag on {cell}, where there is no mine."),
+        "mark_forced": t.pgettext("page", "a forced move"),
+        "mark_guess": t.pgettext("page", "a needed guess"),
+        "mark_mistake": t.pgettext("page", "a mistake"),
+        "error_replay": t.pgettext("page", "This file is not a replay mineproof can read."),
+        "error_replays_missing": t.pgettext(
+            "page",
+            "Reading this kind of replay needs ms-toollib on the server: pip install "
+            "'mineproof[replays]'.",
+        ),
+        "error_upload_size": t.pgettext(
+            "page", "This file is larger than the server reads ({size} KB at most)."
+        ),
+        "error_not_finished": t.pgettext("page", "Only a finished game can be reviewed."),
+        # Statistics.
+        "help_kind": t.pgettext("page", "Help"),
+        "assisted": t.pgettext("page", "With hints"),
+        "unassisted": t.pgettext("page", "Without help"),
+        "abandoned": t.pgettext("page", "Abandoned"),
+        "streak": t.pgettext("page", "Streak"),
+        "best_streak": t.pgettext("page", "Best streak"),
+        "custom_size": t.pgettext("page", "{width}x{height}, {mines} mines"),
+        "gentle_short": t.pgettext("page", "gentler start"),
+        "times_chart": t.pgettext("page", "Winning times without help"),
+        "chart_label": t.pgettext(
+            "page", "{board}: {n} winning times in seconds, in the order played; best {best} s"
+        ),
+        "chart_games": t.pgettext("page", "games won"),
+        "stats_help": t.pgettext(
+            "page",
+            "Games where a hint or the probabilities were shown are counted apart, and only "
+            "games without help have best times. A game left unfinished when another is "
+            "started, or untouched for a day, counts as lost.",
+        ),
     }

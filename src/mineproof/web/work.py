@@ -1,10 +1,12 @@
 """The CPU work of the web app: pure functions of picklable arguments, wrapped as :class:`Job`.
 
 Everything a request can start that costs more than a lookup is one of these: drawing a
-guess-free layout at a first click, judging whether a move was a guess, a hint, the
-probabilities of a game, the analysis of a pasted position. The server runs them in its
-:class:`~mineproof.web.pool.Pool` of worker processes; the library API of
-:class:`~mineproof.web.games.Games` runs them inline with :meth:`Job.run`.
+guess-free layout at a first click (within a window of levels, with its first forced moves
+made), judging whether a move was a guess (and drawing the layout again when a guess is
+punished), a hint, the probabilities of a game, the post-mortem of a lost game, the review of a
+finished game or of an uploaded replay and its GIF, the analysis of a pasted position. The
+server runs them in its :class:`~mineproof.web.pool.Pool` of worker processes; the library API
+of :class:`~mineproof.web.games.Games` runs them inline with :meth:`Job.run`.
 
 Each is bounded in work: generation by a number of layouts (:data:`GENERATE_BUDGET`), the
 analysis by its own counting budget; in the pool every job also has a CPU-time limit.
@@ -17,26 +19,44 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from mineproof.analysis import analyze
+from mineproof.analysis import analyze, sample_with_a_mine_among
+from mineproof.batch import pre_revealed
 from mineproof.board import Board, Layout
 from mineproof.errors import ArgumentError
 from mineproof.explain import LANGUAGES, level_label
 from mineproof.explain import hint as explain_hint
 from mineproof.formats import load_position
-from mineproof.generate import GenerationError, generate
+from mineproof.game import Game
+from mineproof.generate import Generated, GenerationError, generate
 from mineproof.position import Position
+from mineproof.review import (
+    RecordedGame,
+    post_mortem,
+    read_file,
+    read_game,
+    review_game,
+    review_gif,
+)
 
 __all__ = [
     "GENERATE_BUDGET",
     "MAX_TEXT",
+    "TECHNIQUES",
+    "WINDOW_BUDGET",
     "Job",
+    "StoredGame",
     "analyze_text",
     "check_lang",
     "first_layout",
     "heavy_generation",
     "hint_json",
     "judge",
+    "postmortem",
     "probabilities",
+    "review",
+    "review_animation",
+    "upload_review",
+    "upload_review_animation",
 ]
 
 T = TypeVar("T")
@@ -45,6 +65,12 @@ GENERATE_BUDGET = 40
 """Fresh layouts tried for a guess-free board at a first click (each perturbed up to four times
 per cell, see :func:`mineproof.generate.generate`). A count of work, not of time: whether a
 board is found does not depend on the load of the machine."""
+
+WINDOW_BUDGET = 200
+"""Fresh layouts tried for a board by technique (a window of levels): a board that needs the
+mine total is met by luck, about one layout in ten on intermediate, so 40 layouts fail about
+one first click in twenty; 200 take a fraction of a second. The pool's CPU limit bounds the
+windows that seek a hard point (levels 3 and 4), which take seconds."""
 
 MAX_TEXT = 64 * 1024
 """The longest position text ``/api/analyze`` reads: a 100x100 ms-toollib grid (the largest
@@ -74,6 +100,20 @@ def check_lang(lang: str) -> None:
         raise ArgumentError(f"unknown language {lang!r} (expected one of {', '.join(LANGUAGES)})")
 
 
+TECHNIQUES: dict[str, tuple[int, int]] = {
+    "any": (1, 5),
+    "gentle": (1, 2),
+    "level3": (3, 3),
+    "level4": (4, 4),
+    "total": (5, 5),
+}
+"""The boards by technique a new game may ask for: the window of levels ``(min, max)`` the
+board's hardest step must be within (see :func:`mineproof.generate.generate`). ``any``: every
+guess-free board; ``gentle``: one or two clues at a time; ``level3``: a combination of clues
+needed, nothing harder; ``level4``: a case analysis needed, nothing harder; ``total``: the mine
+total needed."""
+
+
 def first_layout(
     width: int,
     height: int,
@@ -83,32 +123,75 @@ def first_layout(
     x: int,
     y: int,
     budget: int = GENERATE_BUDGET,
-) -> int:
-    """Return the mine mask drawn at the first click ``(x, y)`` of a game seeded ``seed``: a
-    guess-free board from that cell (at most ``budget`` layouts tried), or a uniformly random
-    one, the cell and its neighbours free in both. The same arguments give the same layout.
+    technique: str = "any",
+    reveal: int = 0,
+) -> tuple[int, list[tuple[str, int, int]]]:
+    """Return the mine mask drawn at the first click ``(x, y)`` of a game seeded ``seed`` and
+    the moves made for the player after that click: a guess-free board from that cell whose
+    hardest step is within the window of ``technique`` (:data:`TECHNIQUES`; at most ``budget``
+    layouts tried, :data:`WINDOW_BUDGET` at least within a window), or a uniformly random one,
+    the cell and its neighbours free in both. With ``reveal``, the first ``reveal`` rounds of
+    forced moves are made (cells opened, proven mines flagged, see
+    :func:`mineproof.batch.pre_revealed`): they are the moves returned. The same arguments give
+    the same layout and moves.
 
     Raises :class:`~mineproof.generate.GenerationError` when no guess-free board was found.
     """
     board = Board(width, height)
     rng = random.Random(f"mineproof-web:{seed}")
     if not guess_free:
-        return Layout.random(board, mines, rng, start=(x, y), rule="opening").mines
-    try:
-        found = generate(board, mines, rng, rule="opening", start=(x, y), budget=budget)
-    except GenerationError as exc:
-        raise GenerationError(f"{exc}; {_TRY_ELSE}") from exc
-    return found.layout.mines
+        layout = Layout.random(board, mines, rng, start=(x, y), rule="opening")
+        found = Generated(layout, (x, y), None)
+    else:
+        low, high = TECHNIQUES[technique]
+        try:
+            found = generate(
+                board,
+                mines,
+                rng,
+                rule="opening",
+                start=(x, y),
+                budget=budget if technique == "any" else max(budget, WINDOW_BUDGET),
+                min_level=low,
+                max_level=high,
+            )
+        except GenerationError as exc:
+            raise GenerationError(f"{exc}; {_TRY_ELSE}") from exc
+    if not reveal:
+        return found.layout.mines, []
+    return found.layout.mines, _moves_to(found.layout, (x, y), pre_revealed(found, reveal))
+
+
+def _moves_to(
+    layout: Layout, start: tuple[int, int], shown: Position
+) -> list[tuple[str, int, int]]:
+    """Return the moves after the first click at ``start`` that lead to ``shown``: the cells
+    it shows opened and not yet open (flood fill opens others with them), then its flags."""
+    game = Game(layout)
+    game.reveal(*start)
+    board = layout.board
+    moves: list[tuple[str, int, int]] = []
+    for i, code in enumerate(shown.cells):
+        if code >= 0 and not game.opened_mask >> i & 1:
+            x, y = board.xy(i)
+            game.reveal(x, y)
+            moves.append(("open", x, y))
+    for i in range(board.size):
+        if shown.flag_mask >> i & 1 and game.state == "playing":
+            x, y = board.xy(i)
+            game.flag(x, y)
+            moves.append(("flag", x, y))
+    return moves
 
 
 _TRY_ELSE = "try another first cell or fewer mines, or a classic board"
 
 
-def heavy_generation(width: int, height: int, mines: int) -> bool:
+def heavy_generation(width: int, height: int, mines: int, technique: str = "any") -> bool:
     """Return whether drawing a guess-free board of this size may take long: larger than
-    expert (480 cells) or denser than it (21 % of the cells mined). Up to expert a board
-    takes milliseconds; beyond, seconds for the largest and densest."""
-    return width * height > 480 or 100 * mines > 21 * width * height
+    expert (480 cells), denser than it (21 % of the cells mined) or within a window of levels.
+    Up to expert a board takes milliseconds; beyond, and in windows, seconds."""
+    return technique != "any" or width * height > 480 or 100 * mines > 21 * width * height
 
 
 def too_dense(width: int, height: int, mines: int) -> str:
@@ -120,19 +203,35 @@ def too_dense(width: int, height: int, mines: int) -> str:
     )
 
 
-def judge(position: Position, targets: int, lang: str) -> tuple[bool, dict[str, Any] | None]:
+def judge(
+    position: Position, targets: int, lang: str, punish: str | None = None
+) -> tuple[bool, dict[str, Any] | None, int | None]:
     """Return whether opening ``targets`` (a mask of covered cells) in ``position`` is a guess
-    (some target is not proven safe), and, for a guess made while some cell was provably safe,
-    the hint that leads to such a cell (flags are not trusted). A guess made when only mines
-    were provable gets no hint: the player had nothing safe to open instead."""
+    (some target is not proven safe), the hint that leads to a safe cell for a guess made
+    while some cell was provably safe (flags are not trusted; a guess made when only mines were
+    provable gets no hint: the player had nothing safe to open instead), and the layout drawn
+    again when the guess is punished (else ``None``).
+
+    ``punish``, when given, is the seed of that draw (the game plays ``punish_guesses``): a
+    guess made while a safe cell was provable meets a mine. The hidden layout is drawn again
+    among every arrangement that fits what the player sees (numbers and mine total, flags not
+    trusted) with a mine on one of the targets that can hold one, each such arrangement
+    equally likely (:func:`~mineproof.analysis.sample_with_a_mine_among`); the mine is then
+    there whatever the layout was. A cell proven safe is never made a mine, and a guess that
+    was needed (no covered cell provably safe, which a guess-free board never asks for) is left
+    to the layout as it is. Raises ``TooComplexError`` when the draw passes its budget.
+    """
     if not targets:
-        return False, None
+        return False, None, None
     analysis = analyze(position)
     if not targets & ~analysis.safe_mask:
-        return False, None
+        return False, None, None
     if not analysis.safe_mask:
-        return True, None
-    return True, hint_json(position, lang)
+        return True, None, None
+    if punish is not None:
+        rng = random.Random(f"mineproof-web:punish:{punish}")
+        return True, None, sample_with_a_mine_among(position, targets & ~analysis.safe_mask, rng)
+    return True, hint_json(position, lang), None
 
 
 def hint_json(
@@ -191,3 +290,95 @@ def analyze_text(
         "analysis": analysis.to_json(),
         "hint": hint_json(position, lang, trust_flags, open=False),
     }
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A game of the web app as its work needs it: size, mines, the layout's mask, the moves
+    (``(kind, x, y)``, kind ``open``, ``chord``, ``flag`` or ``unflag``) with their times
+    (seconds since the epoch, ``None`` when unknown), and whether ``strict_flags`` ruled it."""
+
+    width: int
+    height: int
+    mines: int
+    layout: int
+    moves: tuple[tuple[str, int, int], ...]
+    times: tuple[float | None, ...]
+    strict: bool
+
+    def recorded(self) -> RecordedGame:
+        """Return the game to review (:func:`mineproof.review.read_game`), times from its first
+        move. Raises ``FormatError`` when the moves do not replay."""
+        layout = Layout(Board(self.width, self.height), self.layout)
+        first = next((t for t in self.times if t is not None), None)
+        moves = [
+            (None if t is None or first is None else round(t - first, 3), kind, x, y)
+            for (kind, x, y), t in zip(self.moves, self.times, strict=True)
+        ]
+        return read_game(layout, moves, "web", strict_flags=self.strict)
+
+
+def postmortem(game: StoredGame, lang: str) -> dict[str, Any] | None:
+    """Return the post-mortem of a lost game as JSON data (see
+    :meth:`mineproof.review.PostMortem.to_json`), or ``None`` when it was not lost."""
+    found = post_mortem(game.recorded())
+    return None if found is None else found.to_json(lang)
+
+
+def _review_json(recorded: RecordedGame, lang: str) -> dict[str, Any]:
+    """Return the review of ``recorded`` as the page steps through it: ``board`` (width,
+    height, mines), ``mine_cells``, ``summary`` and ``clicks`` (see
+    :meth:`mineproof.review.GameReview.to_json`), each click with ``revealed``, the cells it
+    opened as ``[x, y, number]``, and ``exploded``, the mine it hit (or ``None``). A click's
+    ``position`` and ``safe_then`` are left out: the page draws each position from the clicks
+    before it, and on a large board they would make the answer grow with the square of the
+    game (a 100x100 position is 10,000 characters, at each of thousands of clicks)."""
+    reviewed = review_game(recorded)
+    data = reviewed.to_json(lang)
+    layout = recorded.layout
+    board = layout.board
+    game = Game(layout, strict_flags=recorded.strict_flags)
+    for click, out in zip(recorded.clicks, data["clicks"], strict=True):
+        x, y = click.cell
+        opened: list[int] = []
+        if click.action == "open":
+            opened = game.reveal(x, y)
+        elif click.action == "chord":
+            opened = game.chord(x, y)
+        else:
+            game.toggle_flag(x, y)
+        codes = game.position().cells
+        out.pop("position", None)
+        out.pop("safe_then", None)
+        out["revealed"] = [[*board.xy(i), codes[i]] for i in opened]
+        out["exploded"] = None if game.exploded is None else list(board.xy(game.exploded))
+    return {
+        "board": {"width": board.width, "height": board.height, "mines": layout.mine_count},
+        "mine_cells": [list(c) for c in board.mask_to_xy(layout.mines)],
+        **data,
+    }
+
+
+def review(game: StoredGame, lang: str) -> dict[str, Any]:
+    """Return the review of a finished game of the web app (see :func:`_review_json`)."""
+    return _review_json(game.recorded(), lang)
+
+
+def review_animation(game: StoredGame) -> bytes:
+    """Return the review of a finished game of the web app as an animated GIF, as
+    ``mineproof review --gif`` makes it. Raises ``ArgumentError`` for a board too large."""
+    return review_gif(review_game(game.recorded()))
+
+
+def upload_review(data: bytes, name: str, lang: str) -> dict[str, Any]:
+    """Return the review of an uploaded replay (``name`` gives its format by its extension:
+    ``.avf``, ``.mvf``, ``.rmv``, ``.evf`` through ms-toollib in a process of its own, or
+    mineproof's ``.json``; see :func:`mineproof.review.read_file`). Raises ``FormatError`` for a
+    file that is no readable game and ``ArgumentError`` when ms-toollib is missing."""
+    return _review_json(read_file(data, name), lang)
+
+
+def upload_review_animation(data: bytes, name: str) -> bytes:
+    """Return the review of an uploaded replay as an animated GIF; raises as
+    :func:`upload_review` does, and ``ArgumentError`` for a board too large."""
+    return review_gif(review_game(read_file(data, name)))

@@ -36,7 +36,9 @@ export function cellName(x, y) {
 
 // The look of a cell: state "covered" | "open" | "flag" | "mine" | "exploded" | "wrong-flag",
 // n the number of an open cell, p a mine probability to show on a covered cell (or null), marks
-// the classes of the hints drawn on it ("premise", "hint-safe", "hint-mine", "safest", ...).
+// the classes of the marks drawn on it: a hint's ("premise", "hint-safe", "hint-mine",
+// "safest", "best"), a post-mortem's ("provable", "fatal"), a review's ("rv-forced",
+// "rv-guess", "rv-mistake").
 export function look(state, { n = null, p = null, marks = [] } = {}) {
   return { state, n, p, marks };
 }
@@ -398,7 +400,11 @@ function cellLabel(cell, state, n, shown, marks) {
   else if (state === "wrong-flag") text = t("cell_wrong_flag", { cell });
   else if (shown) text = t("cell_probability", { cell, p: shown });
   else text = t("cell_covered", { cell });
-  const words = { premise: "mark_premise", "hint-safe": "mark_safe", "hint-mine": "mark_mine", safest: "mark_safest", best: "mark_best" };
+  const words = {
+    premise: "mark_premise", "hint-safe": "mark_safe", "hint-mine": "mark_mine", safest: "mark_safest",
+    best: "mark_best", provable: "mark_provable", fatal: "mark_fatal", "rv-forced": "mark_forced",
+    "rv-guess": "mark_guess", "rv-mistake": "mark_mistake",
+  };
   for (const mark of marks) if (words[mark]) text += ", " + t(words[mark]);
   return text;
 }

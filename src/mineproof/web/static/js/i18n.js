@@ -2,6 +2,15 @@
 // (GET /api/strings?lang=xx), the one source of every text. Markup names a string by its key
 // in a data-i18n attribute (its text), data-i18n-label (aria-label) or data-i18n-title (title).
 
+// The boards by technique of /api/meta, with the key of each one's name.
+export const TECHNIQUE_NAMES = {
+  any: "technique_any",
+  gentle: "technique_gentle",
+  level3: "technique_level3",
+  level4: "technique_level4",
+  total: "technique_total",
+};
+
 let table = {};
 let current = "en";
 

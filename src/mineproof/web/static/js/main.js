@@ -1,6 +1,6 @@
 // mineproof web app: the page's entry point (a native ES module, no build step).
 //
-// The page is a set of views (Play, Analysis, Statistics), each a module exporting an object
+// The page is a set of views (Play, Analysis, Review, Statistics), each a module exporting an object
 //   { name, tab, create(app, panel) -> { render(), show?(), language?(), start?() } }
 // `name` is the id of its panel (a <section>) and of its tab ("tab-" + name), `tab` the key of
 // the tab's label in the page's strings. create() fills the panel (markup with data-i18n keys),
@@ -14,7 +14,8 @@
 // nine catalogs: tests/web/test_static.py fails on a key the page uses that has no string).
 // What a view may use is `app`, built in start() below: the server's meta (levels, languages,
 // limits), api(), lang(), errorText(), announce(text) (the screen reader's live region),
-// confirm(textKey, yesKey, noKey) (a modal question) and go(name).
+// confirm(textKey, yesKey, noKey) (a modal question), go(name) and review(gameId) (open the
+// Review view on a finished game).
 //
 // A view with a board uses BoardView (board.js): draw(lookAt) with a look per cell (its marks
 // are CSS classes, named for screen readers in cellLabel), reveal(cells) to bring cells into
@@ -26,10 +27,11 @@ import { api } from "./api.js";
 import { analysisView } from "./analysis.js";
 import { errorText, language, loadLanguage, t, translate } from "./i18n.js";
 import { playView } from "./play.js";
+import { reviewView } from "./review.js";
 import { statsView } from "./stats.js";
 import { $, el, saved } from "./util.js";
 
-const VIEWS = [playView, analysisView, statsView];
+const VIEWS = [playView, analysisView, reviewView, statsView];
 
 async function start() {
   const meta = await api("GET", "/api/meta");
@@ -44,6 +46,10 @@ async function start() {
     lang: language,
     errorText,
     go: (name) => show(name),
+    review(id) {
+      views.get("review").open(id);
+      show("review");
+    },
     announce(text) { $("announce").textContent = text; },
     // Ask a question in a modal dialog; resolves to whether the player said yes.
     confirm(textKey, yesKey, noKey) {

@@ -8,7 +8,7 @@
 
 import { BoardView, COVERED, FLAG, cellName, codeLook, look } from "./board.js";
 import { STAGES, hintCells, hintMarks, hintWords, isGuess } from "./hint.js";
-import { t } from "./i18n.js";
+import { TECHNIQUE_NAMES, t } from "./i18n.js";
 import { el, saved, showMessage } from "./util.js";
 
 const TEMPLATE = `
@@ -20,8 +20,13 @@ const TEMPLATE = `
       <label><span data-i18n="mines">Mines</span> <input id="custom-mines" type="number" min="1" value="60"></label>
     </span>
     <label class="switch"><input id="guess-free" type="checkbox" checked> <span data-i18n="guess_free">Guess-free board</span></label>
+    <label><span data-i18n="technique">Technique</span> <select id="technique"></select></label>
+    <label class="switch"><input id="gentle-start" type="checkbox"> <span data-i18n="gentle_start">Gentler start</span></label>
+    <label class="switch"><input id="punish" type="checkbox"> <span data-i18n="punish_guesses">Punish guesses</span></label>
+    <label class="switch"><input id="strict" type="checkbox"> <span data-i18n="strict_flags">Strict flags</span></label>
     <button id="new" type="submit" data-i18n="new_game">New game</button>
   </form>
+  <p class="help" data-i18n="modes_help"></p>
   <div class="status">
     <span class="counter"><span data-i18n="mines_left">Mines left</span> <output id="mines-left">0</output></span>
     <span id="state" class="state"></span>
@@ -38,6 +43,7 @@ const TEMPLATE = `
     <button id="cancel" type="button" data-i18n="cancel"></button>
   </div>
   <div id="message" class="message" role="status" hidden></div>
+  <div class="toolbar"><button id="review-this" type="button" data-i18n="review_this" hidden></button></div>
   <p class="help" data-i18n="play_help"></p>
   <h2 class="help" data-i18n="keys"></h2>
   <dl id="keys" class="keys help"></dl>
@@ -57,6 +63,9 @@ const SHORTCUTS = [
   [["0"], "key_fit"],
   [["\u2190", "\u2192"], "key_tabs"],
 ];
+
+// Rounds of forced moves made for the player at a gentler start.
+const GENTLE_ROUNDS = 2;
 
 export const playView = {
   name: "play",
@@ -85,8 +94,15 @@ export const playView = {
       q(id).min = app.meta.min_side;
       q(id).max = app.meta.max_side;
     }
+    for (const name of app.meta.techniques) {
+      q("technique").appendChild(el("option", { value: name, "data-i18n": TECHNIQUE_NAMES[name] }, name));
+    }
     const level = saved.get("level");
     if (level && level in app.meta.levels || level === "custom") q("level").value = level;
+    for (const [id, key] of [["punish", "punish"], ["strict", "strict"], ["gentle-start", "gentle"]]) {
+      q(id).checked = saved.get(key) === "true";
+    }
+    if (app.meta.techniques.includes(saved.get("technique"))) q("technique").value = saved.get("technique");
 
     // --- state changes ------------------------------------------------------------------
 
@@ -94,6 +110,8 @@ export const playView = {
       const same = s.game && s.game.id === view.id;
       if (!same || s.game.moves !== view.moves) s.hint = null;
       if (!same) { s.probabilities = null; s.message = null; }
+      if (view.state === "won" || view.state === "lost") saved.set("finished", view.id);
+      if (view.state === "lost" && (!same || !s.message)) s.message = lostMessage(view);
       s.game = view;
       s.clock = { elapsed: view.elapsed, at: performance.now() };
     }
@@ -106,7 +124,15 @@ export const playView = {
 
     function gameRequest() {
       const level = q("level").value;
-      const body = { level, guess_free: q("guess-free").checked };
+      const guessFree = q("guess-free").checked;
+      const body = {
+        level,
+        guess_free: guessFree,
+        technique: guessFree ? q("technique").value : "any",
+        reveal: q("gentle-start").checked ? GENTLE_ROUNDS : 0,
+        punish_guesses: q("punish").checked,
+        strict_flags: q("strict").checked,
+      };
       if (level === "custom") {
         body.width = Number(q("custom-width").value);
         body.height = Number(q("custom-height").value);
@@ -129,6 +155,10 @@ export const playView = {
       try {
         const view = await app.api("POST", "/api/games", gameRequest());
         saved.set("level", q("level").value);
+        saved.set("technique", q("technique").value);
+        saved.set("punish", q("punish").checked);
+        saved.set("strict", q("strict").checked);
+        saved.set("gentle", q("gentle-start").checked);
         setGame(view);
         address(view, true);
         s.message = null;
@@ -140,7 +170,7 @@ export const playView = {
     }
 
     async function load(id) {
-      const view = await app.api("GET", `/api/games/${encodeURIComponent(id)}`);
+      const view = await app.api("GET", `/api/games/${encodeURIComponent(id)}?lang=${app.lang()}`);
       setGame(view);
       address(view, false);
       render();
@@ -171,7 +201,7 @@ export const playView = {
     async function refresh() {
       if (!s.game || document.hidden) return;
       try {
-        const view = await app.api("GET", `/api/games/${encodeURIComponent(s.game.id)}`);
+        const view = await app.api("GET", `/api/games/${encodeURIComponent(s.game.id)}?lang=${app.lang()}`);
         if (view.moves !== s.game.moves || view.state !== s.game.state) {
           setGame(view);
           render();
@@ -214,7 +244,7 @@ export const playView = {
         if (result.state === "won") {
           s.message = { label: "won_short", key: "won_message", vars: { time: result.elapsed.toFixed(1) } };
         } else if (result.state === "lost") {
-          s.message = { label: "lost_short", key: "lost_message", kind: "error" };
+          s.message = lostMessage(result);
         } else if (result.tutor && q("tutor").checked) {
           s.hint = result.tutor;
           s.hintStage = STAGES;  // the tutor shows the move that was missed, whole
@@ -232,6 +262,13 @@ export const playView = {
         else s.message = { error: err };
       }
       render();
+    }
+
+    // The words under the board after a loss: the post-mortem when the server has one.
+    function lostMessage(view) {
+      if (view.postmortem) return { postmortem: true, kind: "error" };
+      const key = view.fatal_flag ? "lost_flag_message" : "lost_message";
+      return { label: "lost_short", key, kind: "error" };
     }
 
     // Tell a screen reader what a move did (the live region; the clock is never announced).
@@ -299,6 +336,8 @@ export const playView = {
       if (view.state === "won" || view.state === "lost") {
         const [ex, ey] = view.exploded || [-1, -1];
         if (x === ex && y === ey) return look("exploded");
+        const [fx, fy] = view.fatal_flag || [-1, -1];
+        if (x === fx && y === fy) return look("wrong-flag", { marks: ["fatal"] });
         if (code === FLAG && !mines.has(i)) return look("wrong-flag");
         if (code === COVERED && mines.has(i)) return look(view.state === "won" ? "flag" : "mine");
       } else if (s.probabilities && code === COVERED) {
@@ -307,10 +346,17 @@ export const playView = {
       return codeLook(code, extra);
     }
 
+    // The post-mortem's marks: the cells that could be proven safe at the click that lost.
+    function postmortemMarks(view) {
+      const marks = new Map();
+      for (const [x, y] of (view.postmortem && view.postmortem.safe_then) || []) marks.set(x + "," + y, ["provable"]);
+      return marks;
+    }
+
     function renderBoard() {
       const view = s.game;
       board.resize(view.width, view.height);
-      const marks = s.hint ? hintMarks(s.hint, s.hintStage) : new Map();
+      const marks = s.hint ? hintMarks(s.hint, s.hintStage) : postmortemMarks(view);
       const mines = new Set((view.mine_cells || []).map(([x, y]) => y * view.width + x));
       board.draw((x, y) => cellLook(view, marks, mines, x, y));
       if (s.reveal && s.hint) {
@@ -339,6 +385,9 @@ export const playView = {
         showMessage(box, { ...hintWords(s.hint, s.hintStage, s.hintPrefix && t(s.hintPrefix)), kind: m.kind });
       }
       else if (m.hint) showMessage(box);
+      else if (m.postmortem && s.game && s.game.postmortem) {
+        showMessage(box, { label: `${t("lost_short")} · ${t("postmortem")}`, text: s.game.postmortem.text, kind: m.kind });
+      }
       else showMessage(box, { label: m.label ? t(m.label) : "", text: t(m.key, m.vars), kind: m.kind || "" });
     }
 
@@ -363,6 +412,7 @@ export const playView = {
 
     function render() {
       q("custom-size").hidden = q("level").value !== "custom";
+      q("technique").disabled = !q("guess-free").checked;
       renderKeys();
       renderMessage();
       const view = s.game;
@@ -372,12 +422,17 @@ export const playView = {
       const state = q("state");
       state.dataset.state = view.state;
       state.textContent = view.state === "won" ? t("won_short") : view.state === "lost" ? t("lost_short") : "";
+      q("review-this").hidden = view.state !== "won" && view.state !== "lost";
       renderClock();
     }
 
     // --- wiring -------------------------------------------------------------------------
 
     q("level").addEventListener("change", render);
+    q("guess-free").addEventListener("change", render);
+    q("review-this").addEventListener("click", () => {
+      if (s.game) app.review(s.game.id);
+    });
     q("new-game").addEventListener("submit", (e) => { e.preventDefault(); newGame(); });
     q("hint").addEventListener("click", askHint);
     q("cancel").addEventListener("click", () => { if (s.pending) s.pending.controller.abort(); });
@@ -401,8 +456,16 @@ export const playView = {
     return {
       render,
       start: resume,
-      // The language changed: the hint is asked again in the new one, then all is redrawn.
+      // The language changed: the hint (or a lost game's post-mortem) is asked again in the new
+      // one, then all is redrawn.
       async language() {
+        if (s.game && s.game.state === "lost") {
+          try {
+            setGame(await app.api("GET", `/api/games/${s.game.id}?lang=${app.lang()}`));
+          } catch (err) {
+            s.message = { error: err };
+          }
+        }
         if (s.hint && s.game && s.game.state === "playing" && s.message && s.message.hint && s.message.kind !== "tutor") {
           try {
             s.hint = await app.api("GET", `/api/games/${s.game.id}/hint?lang=${app.lang()}`);
