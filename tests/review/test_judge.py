@@ -373,3 +373,24 @@ def test_either_cell_of_an_isolated_fifty_fifty_is_the_best_guess() -> None:
         assert j.fatal == (cell == (0, 0))
     j = judge_open(position, (5, 2), layout)
     assert j.best is not None and j.best.cell == 0 and not j.is_best
+
+
+@pytest.mark.parametrize(
+    ("text", "mines", "cell", "kind", "words"),
+    [
+        # B1 and C1 are mines by the 2 at B1 (one clue), and so A3 is safe: a mistake.
+        ("4x3x4\n02HH\n13HH\nHHHH", 332, (2, 0), "mistake", "A mistake at C1: it was a mine"),
+        # The 3 at A1 has just 3 covered cells, all mines; nothing can be proven safe.
+        ("4x3x4\n3HHH\nHHHH\nHHHH", 178, (1, 0), "guess", "B1 was a mine in every arrangement"),
+    ],
+)
+def test_a_click_on_a_proven_mine_is_not_called_a_guess_at_100_percent(
+    text: str, mines: int, cell: tuple[int, int], kind: str, words: str
+) -> None:
+    position = Position.parse(text)
+    j = judge_open(position, cell, Layout(position.board, mines))
+    assert j.kind == kind and j.probability == 1 and j.fatal
+    said = j.text("en")
+    assert said.startswith(words) and "100%" not in said
+    for lang in LANGUAGES:
+        assert "100" not in j.text(lang)

@@ -199,6 +199,12 @@ def judgement_text(j: Judgement, lang: str = "en") -> str:
                 "covered cell could be proven safe, so a guess was needed.",
                 n,
             )
+        elif j.probability == 1:
+            # Not a guess at all: the numbers proved this cell a mine.
+            text = t.gettext(
+                "{cell} was a mine in every arrangement of the mines: no covered cell could be "
+                "proven safe, so a guess was needed, but not on a cell proven to be a mine."
+            )
         else:
             text = t.gettext(
                 "A guess at {cell}, with a mine probability of {p}: no covered cell could be "
@@ -215,6 +221,11 @@ def judgement_text(j: Judgement, lang: str = "en") -> str:
                 "A mistake at {cell}: the chord opened {cells} with a {p} chance to hit a "
                 "mine, though a safe cell could be proven at level {level} ({name}).",
                 n,
+            )
+        elif j.probability == 1:
+            text = t.gettext(
+                "A mistake at {cell}: it was a mine in every arrangement of the mines, and a "
+                "safe cell could be proven at level {level} ({name})."
             )
         else:
             text = t.gettext(
