@@ -21,6 +21,7 @@ __all__ = [
     "Contradiction",
     "boxes_of",
     "components_of",
+    "condition",
     "constraints_of",
     "new_clue",
     "propagate",
@@ -106,6 +107,34 @@ def constraints_of(position: Position, trust_flags: bool = False) -> Constraints
             raise Contradiction((i,))
         clues.append(new_clue(Clue, (i, mask, count)))
     return Constraints(unknown, mines, clues)
+
+
+def condition(cons: Constraints, mines: int, safe: int) -> Constraints:
+    """Return ``cons`` with every cell of ``mines`` taken as a mine and every cell of ``safe``
+    as free (both masks of unknown cells, disjoint): those cells leave the unknown cells, and
+    the clues and the mine total count the mines. Raises :class:`Contradiction` when a clue or
+    the mine total cannot hold with them.
+
+    >>> cons = Constraints(0b111, 1, [Clue(3, 0b011, 1)])
+    >>> condition(cons, 0b001, 0)
+    Constraints(unknown=6, mines=0, clues=[Clue(cell=3, mask=2, mines=0)])
+    """
+    fixed = mines | safe
+    clues: list[Clue] = []
+    for clue in cons.clues:
+        if not clue.mask & fixed:
+            clues.append(clue)
+            continue
+        need = clue.mines - (clue.mask & mines).bit_count()
+        rest = clue.mask & ~fixed
+        if not 0 <= need <= rest.bit_count():
+            raise Contradiction((clue.cell,))
+        if rest:
+            clues.append(new_clue(Clue, (clue.cell, rest, need)))
+    left = cons.mines - mines.bit_count()
+    if not 0 <= left <= (cons.unknown & ~fixed).bit_count():
+        raise Contradiction(())
+    return Constraints(cons.unknown & ~fixed, left, clues)
 
 
 def refresh_clues(

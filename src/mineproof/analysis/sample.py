@@ -20,8 +20,8 @@ from math import comb
 from mineproof.analysis.constraints import (
     Clue,
     Contradiction,
+    condition,
     constraints_of,
-    new_clue,
     propagate,
 )
 from mineproof.analysis.core import ANALYSIS_WORK, component_counts
@@ -51,23 +51,8 @@ def _conditioned(
         if safe & fixed:
             raise Contradiction(())
         mines &= ~fixed
-    known = mines | safe
-    clues = []
-    for clue in cons.clues:
-        inside = clue.mask & known
-        if not inside:
-            clues.append(clue)
-            continue
-        count = clue.mines - (inside & mines).bit_count()
-        rest = clue.mask & ~known
-        if not 0 <= count <= rest.bit_count():
-            raise Contradiction((clue.cell,))
-        if rest:
-            clues.append(new_clue(Clue, (clue.cell, rest, count)))
-    left = cons.mines - mines.bit_count()
-    if left < 0:
-        raise Contradiction(())
-    return cons.unknown & ~known, left, clues, fixed | mines
+    conditioned = condition(cons, mines, safe)
+    return conditioned.unknown, conditioned.mines, conditioned.clues, fixed | mines
 
 
 def count_arrangements(

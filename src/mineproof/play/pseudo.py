@@ -19,7 +19,7 @@ of arrangements per pair, made only for pairs with at most ``_MISSING`` deciders
 from __future__ import annotations
 
 from mineproof.analysis import Analysis
-from mineproof.analysis.constraints import Clue, Constraints, Contradiction, new_clue
+from mineproof.analysis.constraints import Constraints, Contradiction, condition
 from mineproof.analysis.core import count_constraints
 from mineproof.board import iter_bits
 
@@ -35,23 +35,9 @@ def count_fixed(cons: Constraints, mines: int, safe: int) -> int:
 
     Raises :class:`~mineproof.analysis.CountTooLarge` past the counting budget in force.
     """
-    fixed = mines | safe
-    clues: list[Clue] = []
-    for clue in cons.clues:
-        if not clue.mask & fixed:
-            clues.append(clue)
-            continue
-        need = clue.mines - (clue.mask & mines).bit_count()
-        rest = clue.mask & ~fixed
-        if not 0 <= need <= rest.bit_count():
-            return 0
-        if rest:
-            clues.append(new_clue(Clue, (clue.cell, rest, need)))
-    left = cons.mines - mines.bit_count()
-    if left < 0:
-        return 0
     try:
-        return count_constraints(cons.unknown & ~fixed, left, clues).total
+        conditioned = condition(cons, mines, safe)
+        return count_constraints(conditioned.unknown, conditioned.mines, conditioned.clues).total
     except Contradiction:
         return 0
 
