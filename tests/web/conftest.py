@@ -108,7 +108,8 @@ class Reply:
         assert self.status == status, (self.status, self.body[:500])
         assert self.headers["content-type"].startswith("application/json")
         data = self.json()
-        assert set(data) <= {"error", "kind", "clues", "line", "column", "name", "allowed"}, data
+        data_keys = {"clues", "position", "line", "column", "name", "allowed"}
+        assert set(data) <= {"error", "kind"} | data_keys, data
         assert data["kind"] in ERROR_KINDS, data
         message = data["error"]
         assert isinstance(message, str) and message and "\n" not in message, message

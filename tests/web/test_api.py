@@ -1015,6 +1015,10 @@ def test_impossible_position_is_a_422_naming_the_clues(client: Client) -> None:
     assert "A1" in message and "C1" in message
     assert sorted(reply.json()["clues"]) == [[0, 0], [2, 0]]
     assert sorted(reply.json()["clues"]) == sorted(list(c) for c in raised.value.clues)
+    # The position read, as a success would hold it: the page shows it with the clues outlined.
+    shown = reply.json()["position"]
+    assert (shown["width"], shown["height"], shown["mines"]) == (3, 1, 1)
+    assert shown["cells"] == [[0, -1, 1]] and shown["text"] == text
     reply = client.post("/api/analyze", {"text": "2x2x1\n3H\nHH"})
     reply.error(422)
 

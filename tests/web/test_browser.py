@@ -1269,3 +1269,35 @@ def test_the_new_texts_follow_the_language_and_the_statistics_chart_the_times(
     assert page.inner_text("label:has(#punish)") == "Raten bestrafen"
     assert page.inner_text("label:has(#strict)") == "Strenge Flaggen"
     assert "Braucht Stufe 4" in page.inner_text("#technique")
+
+
+# --- the new-user review: each defect fixed with this test ----------------------------------
+
+
+def test_an_impossible_pasted_position_is_shown_with_its_conflict_outlined(page: Page) -> None:
+    """The pasted position replaces the board shown before even when no arrangement fits it,
+    and the numbers the server names as contradicting each other are outlined on it."""
+    page.click("#tab-analysis")
+    page.wait_for_selector("#analysis-result[data-state=ok]")  # the empty 8x8 board
+    page.fill("#paste", "3x3x1\n3HH\nHHH\nHHH")
+    with page.expect_response(lambda r: "/api/analyze" in r.url) as reply:
+        page.click("#load-paste")
+    assert reply.value.status == 422
+    page.wait_for_selector("#analysis-result[data-state=error]")
+    assert page.inner_text("#analysis-result").startswith("No arrangement of mines fits")
+    assert page.locator("#editor .cell").count() == 9
+    a1 = _cell(page, "editor", 0, 0)
+    assert page.get_attribute(a1, "data-state") == "open" and page.inner_text(a1) == "3"
+    named = {tuple(c) for c in reply.value.json()["clues"]}
+    assert _marked(page, "conflict", "editor") == named == {(0, 0)}
+    assert [page.input_value(f"#edit-{k}") for k in ("width", "height", "mines")] == ["3", "3", "1"]
+    # The editor goes on from the pasted position: A1 covered again (the cycle backwards, 3 to
+    # 2, 1, 0, covered): 9 covered cells, 1 mine.
+    for _ in range(4):
+        page.click(a1, button="right")
+    page.wait_for_function(
+        f"document.querySelector('{a1}').dataset.state === 'covered'"
+        " && document.querySelector('#analysis-result').dataset.state === 'ok'"
+    )
+    assert page.inner_text("#analysis-result").startswith("9 arrangements")
+    assert page.locator("#editor .cell").count() == 9

@@ -25,16 +25,16 @@ Routes (cells are ``[x, y]``, x the column and y the row from the top-left):
   pasted or edited position (sides up to 100, as the page's editor), with its next hint;
 - ``GET /api/stats``.
 
-Errors are JSON ``{"error": message, "kind": name}`` (the kind of error, for a client to say in
-its own words: an error class's ``kind``, or ``request``, ``busy``, ``store``, ``internal``), with
-the error's data where it has some (``clues``; ``line`` and ``column``; ``name`` and
-``allowed``): 400 for malformed JSON or HTTP, a missing or mistyped
-field or a cell outside the board; 404 for an unknown game or path; 405 for a wrong method; 408
-for a body not sent in time; 409 for a move after the end; 413 for a body over 1 MB; 415 for a
-POST that is not JSON; 421 for a request whose Host is not this server (DNS rebinding); 422 for
-a position no arrangement fits, a board that cannot be generated or work beyond its budget; 500
-for a move the store could not keep (it is not made); 503 with ``Retry-After`` when the worker
-pool is full.
+Errors are JSON ``{"error": message, "kind": name}`` (the kind of error, for a client to say in its
+own words: an error class's ``kind``, or ``request``, ``busy``, ``store``, ``internal``), with the
+error's data where it has some (``clues``, and for ``/api/analyze`` the ``position`` pasted, as its
+answer would hold it; ``line`` and ``column``; ``name`` and ``allowed``): 400 for malformed JSON or
+HTTP, a missing or mistyped field or a cell outside the board; 404 for an unknown game or path; 405
+for a wrong method; 408 for a body not sent in time; 409 for a move after the end; 413 for a body
+over 1 MB; 415 for a POST that is not JSON; 421 for a request whose Host is not this server (DNS
+rebinding); 422 for a position no arrangement fits, a board that cannot be generated or work beyond
+its budget; 500 for a move the store could not keep (it is not made); 503 with ``Retry-After`` when
+the worker pool is full.
 
 How load is borne: the event loop only routes, validates, reads and writes the store; every
 analysis, hint and generation runs in the :class:`~mineproof.web.pool.Pool` of worker
@@ -90,6 +90,7 @@ from mineproof.web.pool import Pool, PoolFull, WorkerError
 from mineproof.web.strings import LANGUAGE_NAMES, page_strings
 from mineproof.web.work import (
     MAX_TEXT,
+    ImpossiblePosition,
     Job,
     analyze_text,
     upload_review,
@@ -223,6 +224,8 @@ def _error_data(exc: MineproofError) -> dict[str, Any]:
     data: dict[str, Any] = {"error": str(exc), "kind": exc.kind}
     if isinstance(exc, InconsistentPositionError):
         data["clues"] = [list(c) for c in exc.clues]
+        if isinstance(exc, ImpossiblePosition):
+            data["position"] = exc.position
     elif isinstance(exc, FormatError):
         data.update(line=exc.line, column=exc.column)
     elif isinstance(exc, ArgumentError):

@@ -22,7 +22,7 @@ from typing import Any, Generic, TypeVar
 from mineproof.analysis import analyze, sample_with_a_mine_among
 from mineproof.batch import pre_revealed
 from mineproof.board import Board, Layout
-from mineproof.errors import ArgumentError
+from mineproof.errors import ArgumentError, InconsistentPositionError
 from mineproof.explain import LANGUAGES, level_label
 from mineproof.explain import hint as explain_hint
 from mineproof.formats import load_position
@@ -43,6 +43,7 @@ __all__ = [
     "MAX_TEXT",
     "TECHNIQUES",
     "WINDOW_BUDGET",
+    "ImpossiblePosition",
     "Job",
     "StoredGame",
     "analyze_text",
@@ -268,7 +269,7 @@ def analyze_text(
     its next hint: ``position`` (size, mines, cells, canonical text), ``analysis``, ``hint``.
 
     Raises ``FormatError`` for text that is no position, ``ArgumentError`` for a board wider or
-    taller than ``max_side`` (the page shows no more), ``InconsistentPositionError`` when no
+    taller than ``max_side`` (the page shows no more), :class:`ImpossiblePosition` when no
     arrangement fits and ``TooComplexError`` when the analysis is beyond its budget.
     """
     position = load_position(text.encode(), mines)
@@ -278,18 +279,35 @@ def analyze_text(
             f"sides up to {max_side}",
             name="text",
         )
-    analysis = analyze(position, trust_flags=trust_flags)
+    shown = {
+        "width": position.width,
+        "height": position.height,
+        "mines": position.mines,
+        "cells": position.rows(),
+        "text": position.text(),
+    }
+    try:
+        analysis = analyze(position, trust_flags=trust_flags)
+    except InconsistentPositionError as exc:
+        raise ImpossiblePosition(exc, shown) from None
     return {
-        "position": {
-            "width": position.width,
-            "height": position.height,
-            "mines": position.mines,
-            "cells": position.rows(),
-            "text": position.text(),
-        },
+        "position": shown,
         "analysis": analysis.to_json(),
         "hint": hint_json(position, lang, trust_flags, open=False),
     }
+
+
+class ImpossiblePosition(InconsistentPositionError):
+    """A pasted position that no arrangement of mines fits (an ``InconsistentPositionError``
+    with the same conflict), holding the position as :func:`analyze_text` answers it
+    (``position``): the page shows the position pasted, its conflicting numbers outlined, and
+    not the board it showed before."""
+
+    def __init__(self, conflict: InconsistentPositionError, position: dict[str, Any]) -> None:
+        super().__init__(
+            str(conflict), clues=conflict.clues, uses_mine_total=conflict.uses_mine_total
+        )
+        self.position = position
 
 
 @dataclass(frozen=True, slots=True)

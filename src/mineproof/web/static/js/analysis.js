@@ -95,17 +95,24 @@ export const analysisView = {
       try {
         const result = await app.api("POST", "/api/analyze", body);
         if (ticket !== s.ticket) return;
-        const p = result.position;
-        Object.assign(s, { width: p.width, height: p.height, cells: p.cells, result, error: null });
-        q("edit-width").value = p.width;
-        q("edit-height").value = p.height;
-        q("edit-mines").value = p.mines;
+        adopt(result.position);
+        Object.assign(s, { result, error: null });
       } catch (err) {
         if (ticket !== s.ticket) return;
-        s.result = null;
-        s.error = err;
+        // A position no arrangement fits comes back with the error: it is the one shown, its
+        // conflicting numbers outlined on it.
+        if (err.data.position) adopt(err.data.position);
+        Object.assign(s, { result: null, error: err });
       }
       render();
+    }
+
+    // Edit from here on the position the server read (size, mine total, cells).
+    function adopt(p) {
+      Object.assign(s, { width: p.width, height: p.height, cells: p.cells });
+      q("edit-width").value = p.width;
+      q("edit-height").value = p.height;
+      q("edit-mines").value = p.mines;
     }
 
     function render() {
