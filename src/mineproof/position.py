@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mineproof.board import Board, cell_name
-from mineproof.errors import FormatError
+from mineproof.errors import ArgumentError, FormatError
 
 __all__ = ["COVERED", "FLAG", "Position"]
 
@@ -28,7 +28,8 @@ class Position:
     """A player's view of a board: per cell a number 0-8, ``COVERED`` or ``FLAG``; the mine total.
 
     Raises ``FormatError`` when a cell code is unknown, a number exceeds the cell's neighbours,
-    or the mine total is negative or larger than the covered cells.
+    or the mine total is negative, and ``ArgumentError`` (``name`` ``mines``, ``allowed`` from 0
+    to the covered cells) when the mine total is larger than the covered cells.
 
     >>> p = Position.parse("3x1x1\\n1H1")
     >>> p.width, p.height, p.mines, p.covered_count
@@ -76,8 +77,12 @@ class Position:
         if self.mines < 0:
             raise FormatError(f"the mine total {self.mines} is negative")
         if self.mines > n_covered:
-            raise FormatError(
-                f"the mine total {self.mines} is more than the {n_covered} covered cells"
+            # Well-formed, but out of the totals the cells allow, as a new game's mines that do
+            # not fit its board: an argument out of its range, which a reader can name.
+            raise ArgumentError(
+                f"the mine total {self.mines} is more than the {n_covered} covered cells",
+                name="mines",
+                allowed=(0, n_covered),
             )
 
     @classmethod
@@ -138,7 +143,8 @@ class Position:
         """Return the position written in JSMinesweeper's text format.
 
         Blank lines and surrounding spaces are ignored. Raises ``FormatError`` naming the line
-        and column of the first problem.
+        and column of the first problem, and ``ArgumentError`` for a mine total larger than the
+        covered cells (as the class does).
         """
         lines = [(n, line.rstrip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
         if not lines:

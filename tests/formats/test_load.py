@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mineproof.board import Board, Layout
-from mineproof.errors import FormatError
+from mineproof.errors import ArgumentError, FormatError
 from mineproof.formats import (
     format_grid,
     format_layout_text,
@@ -122,8 +122,9 @@ def test_load_position_mines_override_header() -> None:
 
 
 def test_load_position_mines_override_checked() -> None:
-    with pytest.raises(FormatError, match="more than the 2 covered cells"):
+    with pytest.raises(ArgumentError, match="more than the 2 covered cells") as raised:
         load_position(POSITION.text().encode(), mines=3)
+    assert (raised.value.name, raised.value.allowed) == ("mines", (0, 2))
 
 
 def test_load_position_grid() -> None:

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mineproof.board import Board
-from mineproof.errors import FormatError
+from mineproof.errors import ArgumentError, FormatError
 from mineproof.formats.mstoollib import format_grid, parse_grid
 from mineproof.position import COVERED, FLAG, Position
 
@@ -93,8 +93,9 @@ def test_number_larger_than_neighbours_comes_from_position() -> None:
 
 
 def test_mine_total_larger_than_covered_cells() -> None:
-    with pytest.raises(FormatError, match="more than the 2 covered cells"):
+    with pytest.raises(ArgumentError, match="more than the 2 covered cells") as raised:
         parse_grid("[[10, 1, 11]]", 3)
+    assert (raised.value.name, raised.value.allowed) == ("mines", (0, 2))
 
 
 def test_negative_mine_total() -> None:

@@ -1051,6 +1051,15 @@ def test_bad_analysis_input_is_a_400_naming_the_place(
         assert word in message
 
 
+def test_a_mine_total_over_the_covered_cells_names_the_totals_allowed(client: Client) -> None:
+    """Not an unreadable text: the field and its range, for the page to say in its words."""
+    for fields in ({"text": "3x3x2\n1H1\n111\n000"}, {"text": "[[1, 10, 1]]", "mines": 2}):
+        reply = client.post("/api/analyze", fields)
+        assert "the mine total 2 is more than the 1 covered cells" in reply.error(400)
+        data = reply.json()
+        assert (data["kind"], data["name"], data["allowed"]) == ("argument", "mines", [0, 1])
+
+
 @pytest.mark.parametrize("text", ["[" * 100_000, "[[1" + "0" * 5000 + "]]"], ids=["deep", "huge"])
 def test_grid_the_decoder_refuses_is_a_400(client: Client, text: str) -> None:
     client.post("/api/analyze", {"text": text, "mines": 1}).error(400)

@@ -25,6 +25,7 @@ from mineproof.board import Board, Layout, iter_bits
 from mineproof.game import Game
 from mineproof.web import App, Games, Store
 from mineproof.web.server import allowed_hosts, make_server, serve_in_thread
+from mineproof.web.strings import page_strings
 from mineproof.web.work import first_layout
 
 from .conftest import JSON, covered
@@ -528,15 +529,20 @@ def test_the_tutor_is_silent_when_only_mines_were_provable(
     assert page.locator("#board .hint-mine, #board .hint-safe").count() == 0
 
 
+def _empty_board(page: Page, width: int, height: int, mines: int) -> None:
+    """Ask the Analysis view for an empty board of this size and mine total."""
+    page.fill("#edit-width", str(width))
+    page.fill("#edit-height", str(height))
+    page.fill("#edit-mines", str(mines))
+    page.click("#editor-size button[type=submit]")
+
+
 def test_empty_board_of_a_larger_size_drops_the_old_analysis(page: Page) -> None:
     page.click("#tab-analysis")
     page.fill("#paste", "4x3x3\n001H\n112H\nHHHH\n")
     page.click("#load-paste")
     page.wait_for_selector("#analysis-result[data-state=ok]")
-    page.fill("#edit-width", "10")
-    page.fill("#edit-height", "12")
-    page.fill("#edit-mines", "12")
-    page.click("#editor-size button[type=submit]")
+    _empty_board(page, 10, 12, 12)
     page.wait_for_function(
         "document.querySelector('#analysis-result').innerText.startsWith('1')"
         " && document.querySelectorAll('#editor .cell').length === 120"
@@ -1301,3 +1307,23 @@ def test_an_impossible_pasted_position_is_shown_with_its_conflict_outlined(page:
     )
     assert page.inner_text("#analysis-result").startswith("9 arrangements")
     assert page.locator("#editor .cell").count() == 9
+
+
+def test_a_mine_total_over_the_covered_cells_is_said_in_the_players_words(page: Page) -> None:
+    """A mine total larger than the covered cells is no unreadable text: the page names the
+    field and the totals allowed, in the language chosen (the catalogs' words)."""
+    page.click("#tab-analysis")
+    page.wait_for_selector("#analysis-result[data-state=ok]")
+    _empty_board(page, 4, 4, 20)
+    page.wait_for_selector("#analysis-result[data-state=error]")
+    assert page.inner_text("#analysis-result") == "Mine total: choose a number from 0 to 16."
+    page.fill("#paste", "3x3x2\n1H1\n111\n000")
+    page.click("#load-paste")
+    page.wait_for_function(
+        "document.querySelector('#analysis-result').innerText.endsWith('from 0 to 1.')"
+    )
+    assert page.inner_text("#analysis-result") == "Mine total: choose a number from 0 to 1."
+    french = page_strings("fr")
+    expected = french["error_range"].format(field=french["mine_total"], lo=0, hi=1)
+    page.select_option("#lang", "fr")
+    page.wait_for_function(f"document.querySelector('#analysis-result').innerText === {expected!r}")

@@ -30,7 +30,7 @@ def parse_grid(text: str, mines: int | None) -> Position:
     is not JSON, not a non-empty list of equally long lists, or holds a value other than 0-8, 10
     or 11 (the message names the row and column, 1-based, and the cell ``(x, y)``, 0-based).
     ``Position`` raises ``FormatError`` for a number larger than the cell's neighbours and for a
-    mine total outside 0 to the number of covered cells.
+    negative mine total, ``ArgumentError`` for one larger than the number of covered cells.
 
     >>> parse_grid("[[1, 10, 1]]", 1).text()
     '3x1x1\\n1H1'

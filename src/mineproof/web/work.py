@@ -269,7 +269,8 @@ def analyze_text(
     its next hint: ``position`` (size, mines, cells, canonical text), ``analysis``, ``hint``.
 
     Raises ``FormatError`` for text that is no position, ``ArgumentError`` for a board wider or
-    taller than ``max_side`` (the page shows no more), :class:`ImpossiblePosition` when no
+    taller than ``max_side`` (the page shows no more) or a mine total larger than the covered
+    cells (``name`` ``mines``, with the totals ``allowed``), :class:`ImpossiblePosition` when no
     arrangement fits and ``TooComplexError`` when the analysis is beyond its budget.
     """
     position = load_position(text.encode(), mines)

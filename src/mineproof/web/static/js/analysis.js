@@ -141,7 +141,8 @@ export const analysisView = {
         showMessage(box, { label, text: (h.label ? h.label + " " : "") + h.text });
         box.dataset.state = "ok";
       } else if (s.error) {
-        showMessage(box, { text: app.errorText(s.error), kind: "error" });
+        // The mine total is the request's `mines`.
+        showMessage(box, { text: app.errorText(s.error, { mines: "mine_total" }), kind: "error" });
         box.dataset.state = "error";
       } else {
         delete box.dataset.state;

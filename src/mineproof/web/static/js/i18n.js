@@ -39,8 +39,9 @@ export function translate(root = document) {
 }
 
 // Return the words for an error of the API (an ApiError, see api.js), in the page's language:
-// from its kind and data, never the server's English message.
-export function errorText(err) {
+// from its kind and data, never the server's English message. `labels` gives the key of the
+// label of a field where a view names it otherwise than the request does ({ mines: "mine_total" }).
+export function errorText(err, labels = {}) {
   const d = err.data || {};
   switch (err.kind) {
     case "offline": return t("error_offline");
@@ -50,11 +51,13 @@ export function errorText(err) {
     case "inconsistent": return t("error_inconsistent");
     case "format":
       return d.line ? t("error_format_at", { line: d.line, column: d.column ?? 1 }) : t("error_format");
-    case "argument":
-      if (d.allowed && d.name in table) {
-        return t("error_range", { field: t(d.name), lo: d.allowed[0], hi: d.allowed[1] });
+    case "argument": {
+      const field = labels[d.name] || d.name;
+      if (d.allowed && field in table) {
+        return t("error_range", { field: t(field), lo: d.allowed[0], hi: d.allowed[1] });
       }
       break;
+    }
     case "game-over": return t("game_over");
     case "not-found": return t("error_not_found");
     case "store": return t("error_store");
