@@ -683,16 +683,22 @@ def _fresh_with_safe_cell(client: Client, server: Server) -> tuple[JSON, Layout,
     pytest.fail("no beginner game with forced and unforced cells after the first click")
 
 
-def test_guess_while_a_move_is_forced_gets_the_tutor(own_server: Server) -> None:
-    server, client = own_server, own_server.client()
+def _needless_guess(client: Client, server: Server) -> tuple[JSON, Layout, Analysis, JSON]:
+    """Start a game (see :func:`_fresh_with_safe_cell`), open an unproven safe cell with a
+    number (it opens only itself, the game goes on) and return the view, layout and analysis
+    before that guess, and its reply."""
     view, layout, before = _fresh_with_safe_cell(client, server)
-    game_id = view["id"]
     numbers = layout.numbers()
-    # An unproven safe cell with a number: it opens only itself, the game goes on.
     cell = next(
         c for c in unproven(view, layout, mine=False) if numbers[layout.board.index(*c)] > 0
     )
-    reply = client.move(game_id, "open", cell)
+    return view, layout, before, client.move(view["id"], "open", cell)
+
+
+def test_guess_while_a_move_is_forced_gets_the_tutor(own_server: Server) -> None:
+    server, client = own_server, own_server.client()
+    view, layout, before, reply = _needless_guess(client, server)
+    game_id = view["id"]
     check_view(reply, layout, move=True)
     assert reply["guess"] is True and reply["guesses"] == 1 and reply["state"] == "playing"
     tutor = reply["tutor"]
@@ -720,6 +726,33 @@ def test_guess_while_a_move_is_forced_gets_the_tutor(own_server: Server) -> None
     (stats,) = client.get("/api/stats").ok()["stats"]
     assert stats["level"] == "beginner" and stats["guess_free"] is True
     assert (stats["played"], stats["won"], stats["guesses_per_game"]) == (1, 1, 1.0)
+
+
+def test_the_tutors_word_is_said_again_in_another_language_and_is_no_help(
+    own_server: Server,
+) -> None:
+    """After a change of language the page asks what the Tutor said on a move, in the new one:
+    the hint of the position before that move, as no help for the statistics."""
+    server, client = own_server, own_server.client()
+    view, _, _, reply = _needless_guess(client, server)
+    game_id = view["id"]
+    move = reply["moves"] - 1
+    tutor = f"/api/games/{game_id}/tutor"
+    assert client.get(f"{tutor}?move={move}&lang=en").ok() == {"tutor": reply["tutor"]}
+    again = client.get(f"{tutor}?move={move}&lang=fr").ok()["tutor"]
+    assert_same_hint(again, hint(position_of(view), "fr", open=True).to_json())
+    assert again["steps"][0]["text"] != reply["tutor"]["steps"][0]["text"]
+    # The first click said nothing; a flag is no guess.
+    assert client.get(f"{tutor}?move=0").ok() == {"tutor": None}
+    client.move(game_id, "flag", covered(view_of(reply))[0])
+    assert client.get(f"{tutor}?move={move + 1}").ok() == {"tutor": None}
+    assert client.get(f"/api/games/{game_id}").ok()["assists"] == 0
+    # Moves it has not made, malformed numbers, another game.
+    assert "no move 9" in client.get(f"{tutor}?move=9").error(400)
+    for bad in ("", "-1", "x", "%C2%B2", "1" * 10):
+        client.get(f"{tutor}?move={bad}").error(400)
+    client.get(f"{tutor}?move=1&lang=xx").error(400)
+    client.get("/api/games/nosuchgame/tutor?move=0").error(404)
 
 
 def test_guess_into_a_mine_loses_with_the_tutor(own_server: Server) -> None:

@@ -20,13 +20,13 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, Request, Route, sync_playwright
 
-from mineproof.analysis import analyze
+from mineproof.analysis import Analysis, analyze
 from mineproof.board import Board, Layout, iter_bits
 from mineproof.game import Game
 from mineproof.web import App, Games, Store
 from mineproof.web.server import allowed_hosts, make_server, serve_in_thread
 from mineproof.web.strings import page_strings
-from mineproof.web.work import first_layout
+from mineproof.web.work import first_layout, hint
 
 from .conftest import JSON, covered
 from .test_modes import REPLAYS, Brute, gif_frames
@@ -348,7 +348,10 @@ def _first_covered(page: Page) -> tuple[int, int]:
     return int(cell.get_attribute("data-x") or 0), int(cell.get_attribute("data-y") or 0)
 
 
-def test_the_tutor_shows_the_forced_move_after_a_needless_guess(page: Page, store: Store) -> None:
+def _lucky_guess(page: Page, store: Store) -> tuple[Game, Analysis, JSON]:
+    """Start an expert game at H9, then open a cell the numbers do not prove safe while one is
+    proven, and safe in the hidden layout (read from the store): a lucky guess. Return the game
+    before the guess (with the layout), its analysis and the reply of the guess."""
     _start(page, "expert", 15, 8)
     row = store.load(page.get_attribute("#board", "data-game") or "")
     assert row is not None and row.layout is not None
@@ -357,14 +360,20 @@ def test_the_tutor_shows_the_forced_move_after_a_needless_guess(page: Page, stor
         game.reveal(x, y)
     analysis = analyze(game.position())
     assert analysis.safe_mask, "a guess-free board has a forced safe cell after the opening"
-    # A covered cell that is safe in the hidden layout but not proven safe: a lucky guess.
     guess = next(
         i
         for i in iter_bits(game.position().covered_mask)
         if not game.layout.is_mine(i) and not analysis.safe_mask >> i & 1
     )
-    page.click(_cell(page, "board", *game.board.xy(guess)))
+    with page.expect_response(lambda r: "/open" in r.url) as reply:
+        page.click(_cell(page, "board", *game.board.xy(guess)))
     _wait_move(page, 1)
+    data: JSON = reply.value.json()
+    return game, analysis, data
+
+
+def test_the_tutor_shows_the_forced_move_after_a_needless_guess(page: Page, store: Store) -> None:
+    game, analysis, _ = _lucky_guess(page, store)
     message = page.locator("#message")
     assert "tutor" in (message.get_attribute("class") or "")
     assert message.inner_text().startswith("That was a guess")
@@ -1327,3 +1336,28 @@ def test_a_mine_total_over_the_covered_cells_is_said_in_the_players_words(page: 
     expected = french["error_range"].format(field=french["mine_total"], lo=0, hi=1)
     page.select_option("#lang", "fr")
     page.wait_for_function(f"document.querySelector('#analysis-result').innerText === {expected!r}")
+
+
+def test_the_tutors_words_follow_a_language_switch(page: Page, store: Store) -> None:
+    """After a needless guess the Tutor's word (the hint that was missed) is said again in the
+    language chosen, its explanation as much as its prefix; it came unasked, and stays no help
+    in the statistics."""
+    game, _, reply = _lucky_guess(page, store)
+    tutor = reply["tutor"]
+    assert tutor is not None
+    assert tutor["steps"][0]["text"] in page.inner_text("#message")
+    french = hint(game.position(), "fr")  # the words the server has for the missed hint
+    assert french["steps"][0]["text"] != tutor["steps"][0]["text"]
+    page.select_option("#lang", "fr")
+    page.wait_for_function(
+        "document.querySelector('#message').innerText.startsWith("
+        f"{page_strings('fr')['tutor_message']!r})"
+    )
+    page.wait_for_function(
+        f"document.querySelector('#message').innerText.includes({french['steps'][0]['text']!r})"
+    )
+    text = page.inner_text("#message")
+    assert all(step["text"] in text for step in french["steps"])
+    assert tutor["steps"][0]["text"] not in text
+    assert page.locator("#message.tutor").count() == 1
+    assert _view(page)["assists"] == 0

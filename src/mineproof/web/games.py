@@ -42,15 +42,18 @@ from mineproof.web.work import (
     TECHNIQUES,
     Job,
     StoredGame,
+    apply_move,
     check_lang,
     first_layout,
     heavy_generation,
     hint_json,
     judge,
+    move_targets,
     postmortem,
     review,
     review_animation,
     too_dense,
+    tutor,
 )
 from mineproof.web.work import hint as work_hint
 from mineproof.web.work import probabilities as work_probabilities
@@ -140,11 +143,7 @@ class _Live:
         self.touched = now
         self.game: Game | None = None
         if row.layout is not None:
-            board = Board(row.width, row.height)
-            game = Game(Layout(board, int(row.layout, 16)), strict_flags=row.strict)
-            for kind, x, y in row.moves:
-                _apply(game, kind, x, y)
-            self.game = game
+            self.game = stored_game(row).replay(len(row.moves))
         self.moves = len(row.moves)
         row.moves = []  # replayed: memory keeps the game, the store the moves
         row.times = []
@@ -171,18 +170,6 @@ class _Plan:
     version: int
     job: Job[Any] | None
     first: bool
-
-
-def _apply(game: Game, kind: str, x: int, y: int) -> None:
-    """Play one stored move on ``game``."""
-    if kind == "open":
-        game.reveal(x, y)
-    elif kind == "chord":
-        game.chord(x, y)
-    elif kind == "flag":
-        game.flag(x, y)
-    else:
-        game.unflag(x, y)
 
 
 def stored_game(row: GameRow) -> StoredGame:
@@ -516,18 +503,11 @@ class Games:
             return _Plan(kind, x, y, live.moves, job, first=True)
         if kind == "flag":
             return _Plan(kind, x, y, live.moves, None, first=False)
-        position = game.position()
-        i = y * position.width + x
-        if kind == "open":
-            targets = 1 << i if position.covered_mask >> i & 1 else 0
-        else:
-            targets = 0
-            for n in game.chord_cells(x, y):
-                targets |= 1 << n
+        targets = move_targets(game, kind, x, y)
         if not targets:
             return _Plan(kind, x, y, live.moves, None, first=False)
         punish = f"{row.seed}:{live.moves}" if row.punish else None
-        work = Job(judge, (position, targets, lang, punish))
+        work = Job(judge, (game.position(), targets, lang, punish))
         return _Plan(kind, x, y, live.moves, work, first=False)
 
     def _finish(self, live: _Live, plan: _Plan, outcome: Any) -> MoveResult:
@@ -565,9 +545,9 @@ class Games:
                 else:
                     game.flag(x, y)
             else:
-                _apply(game, kind, x, y)
+                apply_move(game, kind, x, y)
             for move in made:
-                _apply(game, *move)
+                apply_move(game, *move)
         except BaseException:
             if plan.first:  # the layout was drawn for nothing: forget it
                 self._drop(live)
@@ -604,6 +584,24 @@ class Games:
         game in progress counts it as help (its ``assists``)."""
         check_lang(lang)
         return Job(work_hint, (self._playing(game_id, assist=True), lang))
+
+    def tutor_job(self, game_id: str, move: int, lang: str = "en") -> Job[dict[str, Any] | None]:
+        """Return the work of the Tutor's word on the move ``move`` (counted from 0) of game
+        ``game_id`` again, in ``lang`` (see :func:`mineproof.web.work.tutor`): the page asks for
+        it when its language changes. The Tutor speaks unasked: this is not counted as help.
+
+        Raises :class:`GameNotFound`, and ``ArgumentError`` for an unknown language or a move
+        the game has not made.
+        """
+        check_lang(lang)
+        row = self._store.load(game_id)
+        if row is None:
+            raise GameNotFound(f"no game {game_id!r}")
+        if not 0 <= move < len(row.moves):
+            raise ArgumentError(
+                f"the game has no move {move}: it has made {len(row.moves)}", name="move"
+            )
+        return Job(tutor, (stored_game(row), move, lang))
 
     def probabilities(self, game_id: str) -> dict[str, Any]:
         """Return the exact mine probability of every cell of game ``game_id`` (rows of floats,

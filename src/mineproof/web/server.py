@@ -16,6 +16,8 @@ Routes (cells are ``[x, y]``, x the column and y the row from the top-left):
   made while a safe cell was provable, the hint that leads to it);
 - ``GET /api/games/ID/hint?lang=L``, ``GET /api/games/ID/probabilities`` (each counts as help
   for the statistics);
+- ``GET /api/games/ID/tutor?move=N&lang=L``: ``{"tutor": ...}``, what the move N (from 0) said
+  as ``tutor`` when it was made, in ``L`` (after a change of language; not counted as help);
 - ``GET /api/games/ID/review?lang=L``: the review of a finished game, every click judged;
   ``GET /api/games/ID/review.gif``: its animation (an attachment);
 - ``POST /api/review`` ``{"name", "data", "lang"?}``: the review of an uploaded replay, ``data``
@@ -182,7 +184,7 @@ _SECURITY_HEADERS = {
 
 _GAME = re.compile(
     r"^/api/games/([A-Za-z0-9_-]{1,64})"
-    r"(?:/(open|flag|chord|hint|probabilities|review|review\.gif))?$"
+    r"(?:/(open|flag|chord|hint|tutor|probabilities|review|review\.gif))?$"
 )
 _LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
@@ -465,6 +467,13 @@ class App:
             self._method(method, "GET")
             job = self.games.hint_job(game_id, query.get("lang", "en"))
             return _json(200, await self.pool.run(job))
+        if action == "tutor":
+            self._method(method, "GET")
+            move = query.get("move", "")
+            if not re.fullmatch(r"[0-9]{1,9}", move):
+                raise _BadRequest(400, "the query's 'move' must be a move's number, from 0")
+            said = self.games.tutor_job(game_id, int(move), lang)
+            return _json(200, {"tutor": await self.pool.run(said)})
         if action == "probabilities":
             self._method(method, "GET")
             return _json(200, await self.pool.run(self.games.probabilities_job(game_id)))

@@ -47,15 +47,18 @@ __all__ = [
     "Job",
     "StoredGame",
     "analyze_text",
+    "apply_move",
     "check_lang",
     "first_layout",
     "heavy_generation",
     "hint_json",
     "judge",
+    "move_targets",
     "postmortem",
     "probabilities",
     "review",
     "review_animation",
+    "tutor",
     "upload_review",
     "upload_review_animation",
 ]
@@ -204,6 +207,31 @@ def too_dense(width: int, height: int, mines: int) -> str:
     )
 
 
+def apply_move(game: Game, kind: str, x: int, y: int) -> None:
+    """Play one stored move (``open``, ``chord``, ``flag`` or ``unflag``) on ``game``."""
+    if kind == "open":
+        game.reveal(x, y)
+    elif kind == "chord":
+        game.chord(x, y)
+    elif kind == "flag":
+        game.flag(x, y)
+    else:
+        game.unflag(x, y)
+
+
+def move_targets(game: Game, kind: str, x: int, y: int) -> int:
+    """Return the covered cells a move on ``game`` opens, as a mask: the cell of an ``open``
+    (none when it is opened already), the cells a ``chord`` opens; none for a flag."""
+    if kind == "open":
+        i = game.board.index(x, y)
+        return 0 if game.opened_mask >> i & 1 else 1 << i
+    targets = 0
+    if kind == "chord":
+        for i in game.chord_cells(x, y):
+            targets |= 1 << i
+    return targets
+
+
 def judge(
     position: Position, targets: int, lang: str, punish: str | None = None
 ) -> tuple[bool, dict[str, Any] | None, int | None]:
@@ -325,6 +353,13 @@ class StoredGame:
     times: tuple[float | None, ...]
     strict: bool
 
+    def replay(self, moves: int) -> Game:
+        """Return the game after its first ``moves`` moves, on its layout."""
+        game = Game(Layout(Board(self.width, self.height), self.layout), strict_flags=self.strict)
+        for kind, x, y in self.moves[:moves]:
+            apply_move(game, kind, x, y)
+        return game
+
     def recorded(self) -> RecordedGame:
         """Return the game to review (:func:`mineproof.review.read_game`), times from its first
         move. Raises ``FormatError`` when the moves do not replay."""
@@ -335,6 +370,17 @@ class StoredGame:
             for (kind, x, y), t in zip(self.moves, self.times, strict=True)
         ]
         return read_game(layout, moves, "web", strict_flags=self.strict)
+
+
+def tutor(game: StoredGame, move: int, lang: str) -> dict[str, Any] | None:
+    """Return the Tutor's word on the move ``move`` (counted from 0) of ``game``, in ``lang``:
+    what :func:`judge` said when it was made, the hint that leads from the position before it
+    to a safe cell when the move opened a cell not proven safe while one could be proven, else
+    ``None``. (A game in progress has its layout of the start: only a losing move draws it
+    again.)"""
+    before = game.replay(move)
+    targets = move_targets(before, *game.moves[move])
+    return judge(before.position(), targets, lang)[1]
 
 
 def postmortem(game: StoredGame, lang: str) -> dict[str, Any] | None:

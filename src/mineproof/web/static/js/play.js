@@ -250,7 +250,7 @@ export const playView = {
           s.hintStage = STAGES;  // the tutor shows the move that was missed, whole
           s.reveal = true;
           s.hintPrefix = "tutor_message";
-          s.message = { hint: true, kind: "tutor" };
+          s.message = { hint: true, kind: "tutor", move: result.moves - 1 };  // the move it speaks of
         } else if (kind !== "flag") {
           s.message = null;
         }
@@ -456,8 +456,9 @@ export const playView = {
     return {
       render,
       start: resume,
-      // The language changed: the hint (or a lost game's post-mortem) is asked again in the new
-      // one, then all is redrawn.
+      // The language changed: the hint, the Tutor's word (on the move it spoke of, which asks
+      // for no help) or a lost game's post-mortem is asked again in the new one, then all is
+      // redrawn.
       async language() {
         if (s.game && s.game.state === "lost") {
           try {
@@ -466,9 +467,16 @@ export const playView = {
             s.message = { error: err };
           }
         }
-        if (s.hint && s.game && s.game.state === "playing" && s.message && s.message.hint && s.message.kind !== "tutor") {
+        const m = s.message;
+        if (s.hint && s.game && s.game.state === "playing" && m && m.hint) {
+          const game = `/api/games/${s.game.id}`;
           try {
-            s.hint = await app.api("GET", `/api/games/${s.game.id}/hint?lang=${app.lang()}`);
+            if (m.kind === "tutor") {
+              const again = await app.api("GET", `${game}/tutor?move=${m.move}&lang=${app.lang()}`);
+              if (again.tutor) s.hint = again.tutor;
+            } else {
+              s.hint = await app.api("GET", `${game}/hint?lang=${app.lang()}`);
+            }
           } catch (err) {
             s.message = { error: err };
           }
