@@ -176,6 +176,14 @@ def _new_game(page: Page, level: str, guess_free: bool = True) -> None:
     page.wait_for_function(f"document.querySelector('#board').dataset.game !== '{old}'")
 
 
+def _custom_size(page: Page, width: int, height: int, mines: int) -> None:
+    """Choose a custom board of this size and mines for the next new game."""
+    page.select_option("#level", "custom")
+    page.fill("#custom-width", str(width))
+    page.fill("#custom-height", str(height))
+    page.fill("#custom-mines", str(mines))
+
+
 def _start(page: Page, level: str, x: int, y: int) -> None:
     """Start a guess-free game at ``level`` and open ``(x, y)`` first."""
     _new_game(page, level)
@@ -611,10 +619,7 @@ def test_a_server_out_of_reach_is_said_so_and_the_game_goes_on(page: Page) -> No
 def test_a_long_first_click_shows_progress_and_can_be_cancelled(page: Page) -> None:
     held: list[Route] = []
     page.route("**/api/games/*/open", lambda route: held.append(route))  # never answered
-    page.select_option("#level", "custom")
-    page.fill("#custom-width", "30")
-    page.fill("#custom-height", "30")
-    page.fill("#custom-mines", "250")
+    _custom_size(page, 30, 30, 250)
     _new_game(page, "custom")
     page.click(_cell(page, "board", 15, 15))
     page.wait_for_selector("#progress:not([hidden])")
@@ -657,10 +662,7 @@ def _big_board_with_a_safe_cell() -> tuple[str, tuple[int, int]]:
 def test_a_click_on_a_big_board_redraws_only_what_changed(page: Page, seeds: Seeds) -> None:
     seed, (x, y) = _big_board_with_a_safe_cell()
     seeds.queued.append(seed)
-    page.select_option("#level", "custom")
-    page.fill("#custom-width", "100")
-    page.fill("#custom-height", "100")
-    page.fill("#custom-mines", "1000")
+    _custom_size(page, 100, 100, 1000)
     _new_game(page, "custom", guess_free=False)
     page.click(_cell(page, "board", 50, 50))
     _wait_move(page, 0)
@@ -1042,10 +1044,7 @@ def _small_game(page: Page, store: Store, **rules: bool) -> tuple[str, Layout]:
     ``strict``, ``guess_free``), open A1 and return the game's id and its stored layout (the
     oracle), after a first click that left cells the numbers do not decide and few enough
     covered cells for the brute force."""
-    page.select_option("#level", "custom")
-    page.fill("#custom-width", "6")
-    page.fill("#custom-height", "5")
-    page.fill("#custom-mines", "6")
+    _custom_size(page, 6, 5, 6)
     for name in ("punish", "strict"):
         page.set_checked(f"#{name}", rules.get(name, False))
     for _ in range(30):
@@ -1361,3 +1360,34 @@ def test_the_tutors_words_follow_a_language_switch(page: Page, store: Store) -> 
     assert tutor["steps"][0]["text"] not in text
     assert page.locator("#message.tutor").count() == 1
     assert _view(page)["assists"] == 0
+
+
+ON_SCREEN = """(selector) => {
+  const r = document.querySelector(selector).getBoundingClientRect();
+  return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0
+    && r.right <= innerWidth;
+}"""
+
+
+def test_a_big_board_keeps_its_counters_progress_and_refusal_on_the_screen(page: Page) -> None:
+    """On a 30x30 board on a 1280x800 screen (the board is taller than the window), New game
+    leaves Mines left and Time in view; a first click whose board is still being drawn shows
+    its progress and Cancel on the screen, and so is the refusal that may follow."""
+    _custom_size(page, 30, 30, 200)
+    _new_game(page, "custom", guess_free=False)
+    page.click(_cell(page, "board", 15, 15))
+    _wait_move(page, 0)
+    _new_game(page, "custom")  # from a board of this size
+    for counter in ("#mines-left", "#timer"):
+        assert page.evaluate(ON_SCREEN, counter), f"{counter} is off the screen"
+    held: list[Route] = []
+    page.route("**/api/games/*/open", lambda route: held.append(route))  # answered below
+    page.click(_cell(page, "board", 15, 15))
+    page.wait_for_selector("#progress:not([hidden])")
+    for shown in ("#progress-text", "#cancel"):
+        assert page.evaluate(ON_SCREEN, shown), f"{shown} is off the screen"
+    refusal = {"error": "no guess-free board was found", "kind": "too-complex"}
+    held[0].fulfill(status=422, json=refusal)
+    page.wait_for_selector("#message.error")
+    assert page.inner_text("#message").startswith("No guess-free board")
+    assert page.evaluate(ON_SCREEN, "#message"), "the refusal is off the screen"

@@ -84,6 +84,7 @@ export const playView = {
       pending: null,         // { controller, since }: a first click whose board is being drawn
       queue: Promise.resolve(),
       reveal: false,         // bring the hint's cells into view at the next render
+      revealWords: false,    // bring the words under the board into view at the next render
     };
     const board = new BoardView(q("board"), (action, x, y) => act(action, x, y));
 
@@ -162,11 +163,14 @@ export const playView = {
         setGame(view);
         address(view, true);
         s.message = null;
-        q("board").focus();
+        // The board takes the keys, but the page does not scroll to it: a board taller than
+        // the window would push Mines left and Time off its top.
+        q("board").focus({ preventScroll: true });
       } catch (err) {
         s.message = { error: err };
       }
       render();
+      panel.querySelector(".status").scrollIntoView({ block: "nearest" });
     }
 
     async function load(id) {
@@ -260,6 +264,7 @@ export const playView = {
         if (first && err.kind === "cancelled") s.message = { key: "cancelled_first_click" };
         else if (first && err.kind === "too-complex") s.message = { key: "error_generation", kind: "error" };
         else s.message = { error: err };
+        s.revealWords = true;  // under a board taller than the window they would go unseen
       }
       render();
     }
@@ -369,6 +374,8 @@ export const playView = {
         }
       }
       s.reveal = false;
+      if (s.revealWords) q("message").scrollIntoView({ block: "nearest" });
+      s.revealWords = false;
       const root = board.root;
       root.dataset.gameState = view.state;
       root.dataset.moves = view.moves;
