@@ -8,6 +8,7 @@ Screenshots go to ``MINEPROOF_SCREENSHOTS`` when set, else to the test's tempora
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import re
 import secrets
@@ -1391,3 +1392,19 @@ def test_a_big_board_keeps_its_counters_progress_and_refusal_on_the_screen(page:
     page.wait_for_selector("#message.error")
     assert page.inner_text("#message").startswith("No guess-free board")
     assert page.evaluate(ON_SCREEN, "#message"), "the refusal is off the screen"
+
+
+def test_a_huge_arrangement_count_wraps_inside_the_page(page: Page) -> None:
+    """An empty expert board has C(480, 99) arrangements, a number of 105 digits: it wraps in
+    its label, and the page never gets wider than the window."""
+    page.click("#tab-analysis")
+    page.wait_for_selector("#analysis-result[data-state=ok]")
+    _empty_board(page, 30, 16, 99)
+    count = str(math.comb(480, 99))
+    assert len(count) == 105
+    page.wait_for_function(
+        f"document.querySelector('#analysis-result').innerText.startsWith({count!r})"
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    right = "document.querySelector('#analysis-result .label').getBoundingClientRect().right"
+    assert page.evaluate(right) <= 1280
