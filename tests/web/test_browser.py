@@ -1408,3 +1408,40 @@ def test_a_huge_arrangement_count_wraps_inside_the_page(page: Page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     right = "document.querySelector('#analysis-result .label').getBoundingClientRect().right"
     assert page.evaluate(right) <= 1280
+
+
+LABEL_OVERLAPS = """() => {
+  const shown = [];
+  for (const label of document.querySelectorAll('#board .col-label')) {
+    const range = document.createRange();
+    range.selectNodeContents(label);
+    const r = range.getBoundingClientRect();
+    if (r.width > 0) shown.push([label.textContent, r.left, r.right]);
+  }
+  const overlaps = [];
+  for (let i = 1; i < shown.length; i++) {
+    if (shown[i][1] < shown[i - 1][2]) overlaps.push(shown[i - 1][0] + '/' + shown[i][0]);
+  }
+  return [shown.map((s) => s[0]), overlaps];
+}"""
+
+
+def test_column_letters_never_overlap_on_a_board_zoomed_out(phone: Page) -> None:
+    """An expert board fitted to a 390x844 phone has cells of about 10 px: its column letters
+    thin out rather than run together ("ZAAABACAD"), each column keeping its name for screen
+    readers."""
+    _new_game(phone, "expert")
+    phone.tap(".zoom-fit")
+    assert int(phone.get_attribute("#board", "data-cell") or 0) <= 12
+    shown, overlaps = phone.evaluate(LABEL_OVERLAPS)
+    assert overlaps == [], f"letters run together: {overlaps}"
+    assert shown[0] == "A" and len(shown) >= 10
+    names = phone.locator("#board [role=columnheader]").evaluate_all(
+        "(hs) => hs.map((h) => h.getAttribute('aria-label') || h.textContent)"
+    )
+    assert names[25:] == ["Z", "AA", "AB", "AC", "AD"]
+    # Zoomed in again, every letter shows.
+    for _ in range(6):
+        phone.tap(".zoom-in")
+    shown, overlaps = phone.evaluate(LABEL_OVERLAPS)
+    assert overlaps == [] and len(shown) == 30

@@ -20,6 +20,14 @@ const MAX_CELL = 48;
 const DRAG_PX = 10;
 
 const LONG_PRESS_MS = 450;
+const LABEL_GAP = 3;  // px at least between two column letters shown
+
+// A canvas's context to measure text with (the column letters' widths), made once.
+let canvas = null;
+function pen() {
+  canvas = canvas || document.createElement("canvas").getContext("2d");
+  return canvas;
+}
 
 export const COVERED = -1;
 export const FLAG = -2;
@@ -131,7 +139,8 @@ export class BoardView {
     this.height = height;
     const head = el("div", { class: "row cols", role: "row" }, el("div", { class: "corner", "aria-hidden": "true" }));
     for (let x = 0; x < width; x++) {
-      head.appendChild(el("div", { class: "col-label", role: "columnheader" }, cellName(x, 0).slice(0, -1)));
+      const name = cellName(x, 0).slice(0, -1);
+      head.appendChild(el("div", { class: "col-label", role: "columnheader", "aria-label": name }, name));
     }
     const rows = [head];
     this.cells = [];
@@ -153,6 +162,24 @@ export class BoardView {
     this.keys = new Array(width * height).fill("");
     this.cursor = [Math.min(this.cursor[0], width - 1), Math.min(this.cursor[1], height - 1)];
     this.showCursor(false);
+    this.labelStep = 1;
+    this.spaceLabels();
+  }
+
+  // Show the column letters of every `step`-th column only (A, C, E, ...), the fewest steps
+  // at which the widest letters do not run together at this cell size; each column header
+  // keeps its name (aria-label) for screen readers.
+  spaceLabels() {
+    const heads = [...this.root.querySelectorAll(".col-label")];
+    if (!heads.length) return;
+    const style = getComputedStyle(heads[0]);
+    const text = pen();
+    text.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const widest = Math.max(...heads.map((h) => text.measureText(h.getAttribute("aria-label")).width));
+    const step = Math.max(1, Math.ceil((widest + LABEL_GAP) / (this.size + 1)));
+    if (step === this.labelStep) return;
+    this.labelStep = step;
+    heads.forEach((h, x) => { h.textContent = x % step ? "" : h.getAttribute("aria-label"); });
   }
 
   cell(x, y) { return this.cells[y * this.width + x]; }
@@ -207,6 +234,7 @@ export class BoardView {
     const fy = (wrap.scrollTop + ay - box.top) / (this.size + 1);
     this.size = size;
     this.root.style.setProperty("--cell", size + "px");
+    this.spaceLabels();
     wrap.scrollLeft = fx * (size + 1) - (ax - box.left);
     wrap.scrollTop = fy * (size + 1) - (ay - box.top);
     this.root.dataset.cell = size;
