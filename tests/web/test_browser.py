@@ -1445,3 +1445,38 @@ def test_column_letters_never_overlap_on_a_board_zoomed_out(phone: Page) -> None
         phone.tap(".zoom-in")
     shown, overlaps = phone.evaluate(LABEL_OVERLAPS)
     assert overlaps == [] and len(shown) == 30
+
+
+def test_a_wrong_flag_on_a_provable_cell_is_ticked_as_the_post_mortem_counts_it(
+    page: Page, store: Store
+) -> None:
+    """The post-mortem counts every covered cell that could be proven safe, a flagged one too
+    (flags are not trusted): a wrong flag on such a cell shows its cross and its tick, so the
+    board shows as many ticks as the words say."""
+    for _ in range(10):
+        _, layout = _small_game(page, store)
+        view = _view(page)
+        provable = sorted(Brute(view).safe)
+        if provable:
+            break
+    else:
+        pytest.fail("no small game with a cell proven safe after the first click")
+    flagged = provable[0]
+    before = _moves(page)
+    page.click(_cell(page, "board", *flagged), button="right")
+    _wait_move(page, before)
+    view = _view(page)
+    safe = Brute(view).safe
+    assert flagged in safe
+    fatal = next(c for c in covered(view) if layout.is_mine(layout.board.index(*c)))
+    before = _moves(page)
+    page.click(_cell(page, "board", *fatal))
+    _wait_move(page, before)
+    page.wait_for_function("document.querySelector('#message').innerText.includes('Post-mortem')")
+    counted = re.search(r"(\d+) covered cells? could be proven safe", page.inner_text("#message"))
+    assert counted is not None and int(counted[1]) == len(safe)
+    assert _marked(page, "provable") == safe
+    cell = _cell(page, "board", *flagged)
+    assert page.get_attribute(cell, "data-state") == "wrong-flag"
+    label = page.get_attribute(cell, "aria-label") or ""
+    assert "wrong flag" in label and "could be proven safe" in label

@@ -341,9 +341,11 @@ export const playView = {
       if (view.state === "won" || view.state === "lost") {
         const [ex, ey] = view.exploded || [-1, -1];
         if (x === ex && y === ey) return look("exploded");
+        // A wrong flag keeps the post-mortem's tick: a flagged cell that could be proven safe
+        // is one of the cells its words count.
         const [fx, fy] = view.fatal_flag || [-1, -1];
-        if (x === fx && y === fy) return look("wrong-flag", { marks: ["fatal"] });
-        if (code === FLAG && !mines.has(i)) return look("wrong-flag");
+        if (x === fx && y === fy) return look("wrong-flag", { marks: ["fatal", ...extra.marks] });
+        if (code === FLAG && !mines.has(i)) return look("wrong-flag", extra);
         if (code === COVERED && mines.has(i)) return look(view.state === "won" ? "flag" : "mine");
       } else if (s.probabilities && code === COVERED) {
         extra.p = s.probabilities[y][x];
