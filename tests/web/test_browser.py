@@ -171,9 +171,12 @@ def _wait_move(page: Page, before: int) -> None:
 
 def _new_game(page: Page, level: str, guess_free: bool = True) -> None:
     old = page.get_attribute("#board", "data-game")
+    playing = page.get_attribute("#board", "data-game-state") == "playing"
     page.select_option("#level", level)
     page.set_checked("#guess-free", guess_free)
     page.click("#new")
+    if playing:  # the page asks before leaving a game in progress
+        page.click("#confirm-yes")
     page.wait_for_function(f"document.querySelector('#board').dataset.game !== '{old}'")
 
 
@@ -1480,3 +1483,25 @@ def test_a_wrong_flag_on_a_provable_cell_is_ticked_as_the_post_mortem_counts_it(
     assert page.get_attribute(cell, "data-state") == "wrong-flag"
     label = page.get_attribute(cell, "aria-label") or ""
     assert "wrong flag" in label and "could be proven safe" in label
+
+
+def test_the_new_game_button_asks_as_the_n_key_does(page: Page) -> None:
+    """New game, like N, asks before leaving a game in progress (one way to a new game); a game
+    not started is left without a question."""
+    _start(page, "beginner", 4, 4)
+    game = page.get_attribute("#board", "data-game")
+    page.click("#new")
+    page.wait_for_selector("#confirm[open]")
+    assert page.inner_text("#confirm-text").startswith("Leave the game in progress")
+    page.click("#confirm-no")
+    page.wait_for_selector("#confirm", state="hidden")
+    assert page.get_attribute("#board", "data-game") == game
+    assert page.get_attribute("#board", "data-game-state") == "playing"
+    page.click("#new")
+    page.click("#confirm-yes")
+    page.wait_for_function(f"document.querySelector('#board').dataset.game !== '{game}'")
+    fresh = page.get_attribute("#board", "data-game")
+    assert page.get_attribute("#board", "data-game-state") == "new"
+    page.click("#new")
+    page.wait_for_function(f"document.querySelector('#board').dataset.game !== '{fresh}'")
+    assert page.locator("#confirm[open]").count() == 0

@@ -287,6 +287,7 @@ export const playView = {
       app.announce(t("announce_open", { cell, count: opened(after) - opened(before) }));
     }
 
+    // New game, by its button or N: asks first while a game is in progress.
     async function askNewGame() {
       if (s.game && s.game.state === "playing" && !(await app.confirm("confirm_new", "new_game", "keep_playing"))) {
         return;
@@ -442,7 +443,7 @@ export const playView = {
     q("review-this").addEventListener("click", () => {
       if (s.game) app.review(s.game.id);
     });
-    q("new-game").addEventListener("submit", (e) => { e.preventDefault(); newGame(); });
+    q("new-game").addEventListener("submit", (e) => { e.preventDefault(); askNewGame(); });
     q("hint").addEventListener("click", askHint);
     q("cancel").addEventListener("click", () => { if (s.pending) s.pending.controller.abort(); });
     q("show-probabilities").addEventListener("change", toggleProbabilities);
