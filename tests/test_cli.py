@@ -719,3 +719,26 @@ def test_a_reader_that_leaves_analyze_early_gets_no_traceback(tmp_path: Path) ->
     proc.stdout.close()
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 1 and err == ""
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "analyze",
+        "solve",
+        "hint",
+        "explain",
+        "grade",
+        "generate",
+        "bench",
+        "replay",
+        "review",
+        "play",
+    ],
+)
+def test_help_prints_no_doubled_percent(capsys: pytest.CaptureFixture[str], command: str) -> None:
+    # argparse formats help strings with %, but not descriptions: a "%%" there is printed as is.
+    with pytest.raises(SystemExit) as exc:
+        main([command, "--help"])
+    out, _ = capsys.readouterr()
+    assert exc.value.code == 0 and command in out and "%%" not in out

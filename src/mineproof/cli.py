@@ -327,7 +327,7 @@ def _parser() -> argparse.ArgumentParser:
         "bench",
         help="play many games and report the win rate",
         description="Play many games with a strategy and report games, wins, the win rate with "
-        "its 95 %% interval, guesses per game and speed. The result for a seed is the same "
+        "its 95 % interval, guesses per game and speed. The result for a seed is the same "
         "whatever --jobs.",
     )
     _size_arguments(be)
