@@ -74,3 +74,75 @@ def test_a_game_is_the_same_each_time_it_is_played() -> None:
         play_game(Board(16, 16), 40, random.Random("same"), "classic", "best", record)
         records.append(record)
     assert records[0] == records[1] and records[0]["moves"]
+
+
+def test_layouts_are_the_games_play_game_deals(tmp_path: Path) -> None:
+    module = bench_player()
+    out = tmp_path / "games.jsonl"
+    argv = ["--level", "beginner", "--rules", "modern", "--games", "5", "--first", "3"]
+    assert module.main([*argv, "--layouts", str(out)]) == 0
+    games = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [g["index"] for g in games] == [3, 4, 5, 6, 7]
+    for game in games:
+        assert (game["width"], game["height"], game["mines"]) == (9, 9, 10)
+        assert game["start"] == [3, 3] and game["rule"] == "opening"
+        # The layout is the one the player meets: replay the game and read its mines.
+        record: dict[str, object] = {}
+        rng = random.Random(f"mineproof-bench:1:{game['index']}")
+        play_game(Board(9, 9), 10, rng, "modern", "best", record)
+        rows = record["layout"]
+        assert isinstance(rows, list)
+        mined = sorted(
+            y * 9 + x for y, row in enumerate(rows) for x, c in enumerate(row) if c == "*"
+        )
+        assert game["layout"] == mined
+        # No mine on the start cell or its neighbours.
+        assert not {y * 9 + x for x in range(2, 5) for y in range(2, 5)} & set(mined)
+
+
+def test_against_another_programs_results(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = bench_player()
+    wins = [
+        play_game(
+            Board(9, 9), 10, random.Random(f"mineproof-bench:1:{i}"), "classic", "best"
+        ).outcome
+        == "won"
+        for i in range(20)
+    ]
+    # The other program: wins every game ours loses, loses games 0 and 1.
+    theirs = [{"index": i, "won": (not won) or i > 1} for i, won in enumerate(wins)]
+    path = tmp_path / "theirs.jsonl"
+    path.write_text("".join(json.dumps(t) + "\n" for t in theirs))
+    assert module.main(["--level", "beginner", "--against", str(path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 20
+    assert report["a"]["wins"] == sum(wins)
+    assert report["b"]["wins"] == sum(t["won"] for t in theirs)
+    assert report["a"]["only"] == sum(w and not t["won"] for w, t in zip(wins, theirs, strict=True))
+    assert report["b"]["only"] == 20 - sum(wins)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"index": 0}\n', "line 1: not a JSON object with 'index' and 'won'"),
+        (
+            '{"index": 0, "won": true}\n{"index": 0, "won": false}\n',
+            "line 2: game 0 is given twice",
+        ),
+        ('\n{"index": -1, "won": true}\n', "line 2: 'index' must be a game number"),
+        ('{"index": 1, "won": "yes"}\n', "line 1: 'index' must be a game number, 'won' true or"),
+        ("not json\n", "line 1: not a JSON object"),
+    ],
+)
+def test_bad_results_are_named_with_their_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, message: str
+) -> None:
+    path = tmp_path / "theirs.jsonl"
+    path.write_text(text)
+    with pytest.raises(SystemExit) as exc:
+        bench_player().main(["--level", "beginner", "--against", str(path)])
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err

@@ -10,6 +10,7 @@ from mineproof.play.player import (
     Rules,
     Strategy,
     best_guess,
+    deal,
     play_game,
 )
 
@@ -24,6 +25,7 @@ __all__ = [
     "Rules",
     "Strategy",
     "best_guess",
+    "deal",
     "play_game",
     "run_bench",
     "wilson",

@@ -45,6 +45,7 @@ __all__ = [
     "Rules",
     "Strategy",
     "best_guess",
+    "deal",
     "play_game",
 ]
 
@@ -90,10 +91,7 @@ def play_game(
     opened, as :mod:`mineproof.play.replay` reads it. ``config`` tunes the ``best`` strategy (a
     variant to measure against :data:`~mineproof.play.config.DEFAULT`).
     """
-    start, guarantee = RULES[rules]
-    if start[0] >= board.width or start[1] >= board.height:
-        start = (0, 0)
-    layout = Layout.random(board, mines, rng, start, guarantee)
+    start, layout = deal(board, mines, rng, rules)
     game = Game(layout)
     moves: list[dict[str, Any]] = []
 
@@ -155,6 +153,22 @@ def play_game(
             }
         )
     return GameResult(outcome, guesses, game.opened_mask.bit_count())
+
+
+def deal(
+    board: Board, mines: int, rng: random.Random, rules: Rules
+) -> tuple[tuple[int, int], Layout]:
+    """Return the first click of ``rules`` on ``board`` and a layout drawn from ``rng`` that keeps
+    its guarantee: the start cell ``(x, y)`` (the corner on boards too small for the rule's own)
+    and a uniformly random layout of ``mines`` mines.
+
+    :func:`play_game` deals each game with it, so another player can be dealt the same games
+    (``benchmarks/bench_player.py --layouts``). Raises ``FormatError`` when the mines do not fit.
+    """
+    start, guarantee = RULES[rules]
+    if start[0] >= board.width or start[1] >= board.height:
+        start = (0, 0)
+    return start, Layout.random(board, mines, rng, start, guarantee)
 
 
 def _guess(analysis: Analysis, config: GuessConfig) -> int:
