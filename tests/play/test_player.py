@@ -11,8 +11,9 @@ from mineproof.analysis import analyze
 from mineproof.board import Board
 from mineproof.cli import main
 from mineproof.play import BenchRequest, Rules, Strategy, play_game, run_bench, wilson
+from mineproof.play.config import GuessConfig
 from mineproof.play.lookahead import Lookahead
-from mineproof.play.player import _candidates, _safest, best_guess
+from mineproof.play.player import _candidates, _safest, best_guess, opening_corner
 from mineproof.position import Position
 
 
@@ -93,9 +94,40 @@ def test_best_weighs_far_corners_after_a_number_in_the_corner() -> None:
     board = position.board
     cells = {board.xy(c) for c in _candidates(analysis, Lookahead(analysis))}
     assert cells == {(2, 0), (0, 2), (15, 0), (0, 15), (15, 15)}
-    guess = best_guess(analysis)
+    guess = best_guess(analysis, config=GuessConfig(opening_corner=False))
     assert guess.reason == "lookahead" and guess.win is None
     assert board.xy(guess.cell) in {(15, 0), (0, 15), (15, 15)}
+
+
+def test_opening_corner_after_a_lone_number_in_a_corner() -> None:
+    # Expert, A1 showed a 1: the look one move ahead rates C1 (two steps from the 1) a little
+    # above the far corners, but a far corner wins more games (see opening_corner).
+    position = Position.parse("30x16x99\n1" + "H" * 29 + ("\n" + "H" * 30) * 15)
+    analysis = analyze(position, trust_flags=True)
+    board = position.board
+    ahead = best_guess(analysis, config=GuessConfig(opening_corner=False))
+    assert ahead.reason == "lookahead" and board.xy(ahead.cell) in {(2, 0), (0, 2)}
+    guess = best_guess(analysis)
+    assert guess.reason == "opening" and board.xy(guess.cell) == (29, 0)
+    # Its mine probability is that of every cell away from the 1.
+    assert analysis.mine_counts[guess.cell] == analysis.mine_counts[board.index(10, 10)]
+    # A corner beside the number, or a flagged one, is never chosen.
+    small = analyze(Position.parse("2x3x2\n1H\nHH\nHH"), trust_flags=True)
+    assert opening_corner(small) == small.position.board.index(0, 2)
+    flagged = analyze(Position.parse("5x5x3\n1HHHF\nHHHHH\nHHHHH\nHHHHH\nHHHHH"), True)
+    assert flagged.position.board.xy(opening_corner(flagged) or 0) == (0, 4)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "30x16x99\nH" + "H" * 14 + "1" + "H" * 14 + ("\n" + "H" * 30) * 15,  # a number on the edge
+        "30x16x99\n12" + "H" * 28 + ("\n" + "H" * 30) * 15,  # two numbers open
+        "30x16x99\n" + "H" * 30 + ("\n" + "H" * 30) * 15,  # nothing open
+    ],
+)
+def test_opening_corner_needs_a_lone_number_in_a_corner(text: str) -> None:
+    assert opening_corner(analyze(Position.parse(text), trust_flags=True)) is None
 
 
 def test_candidates_are_the_nearly_safest() -> None:

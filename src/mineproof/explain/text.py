@@ -731,7 +731,8 @@ def best_guess_text(
 ) -> str:
     """Return why the ``best`` strategy would open ``cell`` (mine probability ``probability``):
     ``reason`` is ``fifty-fifty``, ``endgame`` (``win``: its chance to win the game),
-    ``pseudo-fifty-fifty`` or ``lookahead``. Raises ``ValueError`` for another reason."""
+    ``pseudo-fifty-fifty``, ``opening`` or ``lookahead``. Raises ``ValueError`` for another
+    reason."""
     t = translations(lang)
     name = cell_name(*cell)
     if reason == "fifty-fifty":
@@ -752,6 +753,13 @@ def best_guess_text(
             "mine, it is one of two cells side by side that no number can ever tell apart, so "
             "that mine would have to be guessed anyway. Opening it now risks nothing more, and "
             "if it is safe its number helps."
+        ).format(cell=name, p=probability)
+    if reason == "opening":
+        return t.gettext(
+            "The best guess is {cell}, with a mine probability of {p}: only the first number "
+            "is open, and every cell away from it is as likely to hold a mine. A corner has the "
+            "fewest neighbours, so it is the most likely to open new ground; played out over "
+            "many games, it wins more often than a cell near that number."
         ).format(cell=name, p=probability)
     if reason == "lookahead":
         return t.gettext(

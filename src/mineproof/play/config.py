@@ -22,7 +22,8 @@ class GuessConfig:
     the end game runs from this many arrangements down; ``endgame_budget``: the splits of a set
     of arrangements that search may make; ``pseudo``: take a pseudo 50/50 (a cell that is
     safe or the mine of a 50/50 no number can decide) before weighing other guesses (see
-    :mod:`mineproof.play.pseudo`).
+    :mod:`mineproof.play.pseudo`); ``opening_corner``: when only a corner's number is open,
+    open a far corner (see :func:`~mineproof.play.player.opening_corner`).
     """
 
     cut_off: float = 0.9
@@ -31,6 +32,7 @@ class GuessConfig:
     endgame_arrangements: int = 200
     endgame_budget: int = 20_000
     pseudo: bool = True
+    opening_corner: bool = True
 
     @classmethod
     def parse(cls, text: str) -> GuessConfig:

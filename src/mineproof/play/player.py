@@ -46,6 +46,7 @@ __all__ = [
     "Strategy",
     "best_guess",
     "deal",
+    "opening_corner",
     "play_game",
 ]
 
@@ -219,12 +220,13 @@ def _endgame(analysis: Analysis, config: GuessConfig = DEFAULT) -> tuple[int, fl
     return search.best_cell(tuple(states))
 
 
-GuessReason = Literal["fifty-fifty", "endgame", "pseudo-fifty-fifty", "lookahead"]
+GuessReason = Literal["fifty-fifty", "endgame", "pseudo-fifty-fifty", "opening", "lookahead"]
 """Why :func:`best_guess` chose its cell: an isolated 50/50 that must be guessed some time
 (taken now), the exact search of the end game (the cell that wins most often), a cell that is
 safe or the mine of a 50/50 no number can decide (taken now: it loses only where that coin was
-bound to come), or the look one move ahead (the best chance to survive the guess and the move
-after it)."""
+bound to come), a far corner when only a corner's number is open (see
+:func:`opening_corner`), or the look one move ahead (the best chance to survive the guess and
+the move after it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +265,10 @@ def _best_guess(analysis: Analysis, config: GuessConfig) -> BestGuess:
     exact = _endgame(analysis, config)
     if exact is not None:
         return BestGuess(exact[0], "endgame", exact[1])
+    if config.opening_corner:
+        corner = opening_corner(analysis)
+        if corner is not None:
+            return BestGuess(corner, "opening")
     if config.pseudo:
         pseudo = pseudo_fifty_fifty(analysis, constraints_of(analysis.position, trust_flags=True))
         if pseudo is not None:
@@ -280,6 +286,40 @@ def _best_guess(analysis: Analysis, config: GuessConfig) -> BestGuess:
             best = score
     assert best is not None
     return BestGuess(best.cell, "lookahead")
+
+
+def opening_corner(analysis: Analysis) -> int | None:
+    """Return the corner to open when the only opened cell is a corner showing a number, or None.
+
+    Every covered cell that does not touch that number is then equally likely to be a mine; of
+    those, a corner has the fewest neighbours, so it is the likeliest to open new ground. The
+    look one move ahead can prefer a cell two steps from the number (on expert, after a 1,
+    it rates that cell's next move a little safer), but played out, the corner wins more:
+    on 16,000 paired expert games of the classic rules, 617 games won only with the corner
+    against 537 only with the look-ahead's cell (sign test p = 0.02); on beginner and
+    intermediate the look-ahead already picks a corner. Returns, of the corners that are
+    covered, unflagged and not beside the number, the one of lowest mine probability (the
+    lowest index among equals).
+    """
+    position = analysis.position
+    board = position.board
+    opened = board.full_mask & ~position.covered_mask
+    if opened.bit_count() != 1:
+        return None
+    start = opened.bit_length() - 1
+    w, h = board.width, board.height
+    corners = [0, w - 1, (h - 1) * w, h * w - 1]
+    if start not in corners or not position.number_mask >> start & 1:
+        return None
+    masks = board.neighbour_masks()
+    counts = analysis.mine_counts
+    free = position.covered_mask & ~position.flag_mask & ~masks[start]
+    far = [
+        c for c in sorted(set(corners)) if free >> c & 1 and 0 <= counts[c] < analysis.arrangements
+    ]
+    if not far:
+        return None
+    return min(far, key=lambda c: (counts[c], c))
 
 
 def isolated_fifty_fifty(analysis: Analysis) -> int | None:
