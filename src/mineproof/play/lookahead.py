@@ -129,6 +129,8 @@ class Lookahead:
         """
         total = self.total
         safety = 1 - self.analysis.mine_counts[cell] / total
+        if safety <= bound:  # its secondary safety is at most its safety: no need to count
+            return Score(cell, safety, safety, 0.0, 0.0, False, True)
         secondary = progress = clears = 0.0
         left = safety  # the chance of the numbers not yet looked at
         values = 0
