@@ -52,8 +52,10 @@ def test_score_is_an_expected_next_safety(stuck_positions: StuckPositions) -> No
     assert score.secondary == pytest.approx(expected)
     assert 0 < score.secondary <= score.safety <= 1
     assert not score.pruned
-    # A bound above what the cell can reach stops the evaluation.
-    assert look.score(cell, bound=score.safety).pruned
+    # A bound above what the cell can reach (its weight is at most 1.9 times its safety) stops
+    # the evaluation.
+    assert score.weight >= score.secondary
+    assert look.score(cell, bound=2 * score.safety).pruned
 
 
 def test_dead_cells_are_those_that_can_show_one_number(stuck_positions: StuckPositions) -> None:
@@ -93,7 +95,13 @@ def test_next_safety_blends_the_two_safest_cells() -> None:
     assert next_safety(counts) == pytest.approx(1 - 2 / 6)
     boxes = Counts(total=12, safe=0, mine=0, boxes=[(0b1, 3), (0b110, 6)], outside=0, per_outside=0)
     assert next_safety(boxes) == pytest.approx((4 * (1 - 3 / 12) + (1 - 6 / 12)) / 5)
-    assert next_safety(Counts(5, 0b1, 0, [], 0, 0)) == 1.0  # a safe cell: no guess needed
+    assert next_safety(Counts(5, 0b11, 0, [], 0, 0)) == 1.0  # safe cells: no guess needed
+    # A lone safe cell counts as the safest; the next is the safest undecided cell.
+    lone = Counts(
+        total=10, safe=0b1, mine=0, boxes=[(0b110, 3), (0b1000, 5)], outside=0, per_outside=0
+    )
+    assert next_safety(lone) == pytest.approx((4 * 1 + (1 - 3 / 10)) / 5)
+    assert next_safety(Counts(5, 0b1, 0, [], 0, 0)) == 1.0  # and nothing else to guess
     assert next_safety(Counts(1, 0, 0b11, [], 0, 0)) == 1.0  # only mines left: the game is won
 
 

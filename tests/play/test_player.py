@@ -105,12 +105,19 @@ def test_opening_corner_after_a_lone_number_in_a_corner() -> None:
     position = Position.parse("30x16x99\n1" + "H" * 29 + ("\n" + "H" * 30) * 15)
     analysis = analyze(position, trust_flags=True)
     board = position.board
+    # The look one move ahead rates C1's next move safer; its long-term risk is lower.
+    look = Lookahead(analysis)
+    c1, corner = look.score(board.index(2, 0)), look.score(board.index(29, 0))
+    assert c1.secondary > corner.secondary and corner.weight > c1.weight
     ahead = best_guess(analysis, config=GuessConfig(opening_corner=False))
-    assert ahead.reason == "lookahead" and board.xy(ahead.cell) in {(2, 0), (0, 2)}
+    assert ahead.reason == "lookahead" and board.xy(ahead.cell) == (29, 0)
     guess = best_guess(analysis)
     assert guess.reason == "opening" and board.xy(guess.cell) == (29, 0)
     # Its mine probability is that of every cell away from the 1.
     assert analysis.mine_counts[guess.cell] == analysis.mine_counts[board.index(10, 10)]
+    # With two corner numbers open, another corner, never one beside them.
+    two = analyze(Position.parse("30x16x99\n1" + "H" * 28 + "2" + ("\n" + "H" * 30) * 15), True)
+    assert two.position.board.xy(opening_corner(two) or 0) == (0, 15)
     # A corner beside the number, or a flagged one, is never chosen.
     small = analyze(Position.parse("2x3x2\n1H\nHH\nHH"), trust_flags=True)
     assert opening_corner(small) == small.position.board.index(0, 2)
@@ -122,11 +129,12 @@ def test_opening_corner_after_a_lone_number_in_a_corner() -> None:
     "text",
     [
         "30x16x99\nH" + "H" * 14 + "1" + "H" * 14 + ("\n" + "H" * 30) * 15,  # a number on the edge
-        "30x16x99\n12" + "H" * 28 + ("\n" + "H" * 30) * 15,  # two numbers open
+        "30x16x99\n12" + "H" * 28 + ("\n" + "H" * 30) * 15,  # a number beside the corner
+        "30x16x99\n1" + "H" * 28 + "0" + ("\n" + "H" * 30) * 15,  # a corner's zero
         "30x16x99\n" + "H" * 30 + ("\n" + "H" * 30) * 15,  # nothing open
     ],
 )
-def test_opening_corner_needs_a_lone_number_in_a_corner(text: str) -> None:
+def test_opening_corner_needs_only_corner_numbers(text: str) -> None:
     assert opening_corner(analyze(Position.parse(text), trust_flags=True)) is None
 
 

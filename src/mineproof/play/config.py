@@ -22,8 +22,8 @@ class GuessConfig:
     the end game runs from this many arrangements down; ``endgame_budget``: the splits of a set
     of arrangements that search may make; ``pseudo``: take a pseudo 50/50 (a cell that is
     safe or the mine of a 50/50 no number can decide) before weighing other guesses (see
-    :mod:`mineproof.play.pseudo`); ``opening_corner``: when only a corner's number is open,
-    open a far corner (see :func:`~mineproof.play.player.opening_corner`).
+    :mod:`mineproof.play.pseudo`); ``opening_corner``: while only corners' numbers are open,
+    open another corner (see :func:`~mineproof.play.player.opening_corner`).
     """
 
     cut_off: float = 0.9

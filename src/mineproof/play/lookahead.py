@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from mineproof.analysis import Analysis
 from mineproof.analysis.constraints import Clue, Contradiction, constraints_of, new_clue
 from mineproof.analysis.core import Counts, count_constraints
+from mineproof.play.influence import influence_factor
 
 __all__ = ["Lookahead", "Score", "next_safety"]
 
@@ -34,8 +35,10 @@ class Score:
     ``safety``: the chance the cell is safe; ``secondary``: the chance it is safe *and* the next
     move is survived (a forced move counts as survived); ``progress``: the chance that it is
     safe and some other cell is proven safe at once; ``clears``: the expected number of cells so
-    proven; ``dead``: the cell can show only one number; ``pruned``: the evaluation stopped
-    early because the cell could no longer beat the bound it was given.
+    proven; ``dead``: the cell can show only one number; ``weight``: what guesses are ranked
+    by, the secondary safety raised by the cell's long-term risk (see
+    :mod:`mineproof.play.influence`); ``pruned``: the evaluation stopped early because the
+    cell could no longer beat the bound it was given.
     """
 
     cell: int
@@ -44,23 +47,26 @@ class Score:
     progress: float
     clears: float
     dead: bool
+    weight: float
     pruned: bool = False
 
     def key(self) -> tuple[bool, float, float, float, int]:
-        """Return the sort key: living before dead, then secondary safety, progress, clears.
+        """Return the sort key: living before dead, then weight, progress, clears.
 
         The cell index breaks the last ties so that the order is deterministic.
         """
-        return (not self.dead, self.secondary, self.progress, self.clears, -self.cell)
+        return (not self.dead, self.weight, self.progress, self.clears, -self.cell)
 
 
 def next_safety(counts: Counts) -> float:
     """Return the safety of the best next move of a position, from its exact counts.
 
-    1.0 when some cell is proven safe or every unknown cell is a mine (nothing left to guess);
-    otherwise a blend of the safest and second-safest cells' chances to be safe.
+    1.0 when two cells or more are proven safe or every unknown cell is a mine (nothing left
+    to guess); otherwise a blend of the safest and second-safest cells' chances to be safe, a
+    lone safe cell counting as the safest (what it shows may not help the move after it).
     """
-    if counts.safe:
+    proven = counts.safe.bit_count()
+    if proven > 1:
         return 1.0
     total = counts.total
     first = second = total + 1  # fewest arrangements with a mine in a cell, and the next fewest
@@ -73,6 +79,9 @@ def next_safety(counts: Counts) -> float:
             first = n
         elif n < second:
             second = n
+    if proven:
+        s2 = 1 - first / total if first <= total else 1.0
+        return (_BEST_WEIGHT + s2) / (_BEST_WEIGHT + 1)
     if first > total:
         return 1.0
     if second > total:
@@ -124,19 +133,22 @@ class Lookahead:
     def score(self, cell: int, bound: float = -1.0) -> Score:
         """Return ``cell`` weighed one move ahead (see :class:`Score`).
 
-        With a ``bound``, stops as soon as the secondary safety cannot exceed it (the score is
-        then marked ``pruned`` and its secondary safety is an upper bound, below ``bound``).
+        With a ``bound``, stops as soon as the weight cannot exceed it (the score is then marked
+        ``pruned`` and its secondary safety and weight are upper bounds). Raises
+        :class:`~mineproof.analysis.CountTooLarge` past the counting budget in force.
         """
         total = self.total
         safety = 1 - self.analysis.mine_counts[cell] / total
-        if safety <= bound:  # its secondary safety is at most its safety: no need to count
-            return Score(cell, safety, safety, 0.0, 0.0, False, True)
+        factor = influence_factor(self.analysis, self.constraints, cell)
+        if safety * factor <= bound:  # its secondary safety is at most its safety: no count
+            return Score(cell, safety, safety, 0.0, 0.0, False, safety * factor, True)
         secondary = progress = clears = 0.0
         left = safety  # the chance of the numbers not yet looked at
         values = 0
         for _, counts in self.reveals(cell):
-            if secondary + left <= bound:
-                return Score(cell, safety, secondary + left, progress, clears, False, True)
+            most = secondary + left
+            if most * factor <= bound:
+                return Score(cell, safety, most, progress, clears, False, most * factor, True)
             p = counts.total / total
             left -= p
             values += 1
@@ -144,4 +156,4 @@ class Lookahead:
             if counts.safe:
                 progress += p
                 clears += p * counts.safe.bit_count()
-        return Score(cell, safety, secondary, progress, clears, values == 1)
+        return Score(cell, safety, secondary, progress, clears, values == 1, secondary * factor)
