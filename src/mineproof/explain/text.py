@@ -756,10 +756,10 @@ def best_guess_text(
         ).format(cell=name, p=probability)
     if reason == "opening":
         return t.gettext(
-            "The best guess is {cell}, with a mine probability of {p}: only the first number "
-            "is open, and every cell away from it is as likely to hold a mine. A corner has the "
-            "fewest neighbours, so it is the most likely to open new ground; played out over "
-            "many games, it wins more often than a cell near that number."
+            "The best guess is {cell}, with a mine probability of {p}: only numbers in corners "
+            "are open, and every cell away from them is as likely to hold a mine. A corner has "
+            "the fewest neighbours, so it is the most likely to open new ground; played out "
+            "over many games, it wins more often than a cell near those numbers."
         ).format(cell=name, p=probability)
     if reason == "lookahead":
         return t.gettext(

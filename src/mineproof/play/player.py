@@ -294,13 +294,13 @@ def opening_corner(analysis: Analysis) -> int | None:
 
     Every covered cell that does not touch those numbers is then equally likely to be a mine;
     of those, a corner has the fewest neighbours, so it is the likeliest to open new ground,
-    and a corner is where a 50/50 most often forms later. The look one move ahead can prefer a
-    cell two steps from a number (on expert, after a 1, it rates that cell's next move a
-    little safer), but played out, the corner wins more: on 20,000 paired expert games of the
-    classic rules, the first such guess at a far corner won 757 games only it won against 670
-    (sign test p = 0.02), and the second (after two corner numbers) 370 against 347 in 14,000
-    (p = 0.41, kept for the same reason); on beginner and intermediate the look-ahead already
-    picks a corner. Returns, of the corners that are covered, unflagged and not beside an
+    and a corner is where a 50/50 most often forms later. On secondary safety alone the look
+    one move ahead prefers a cell two steps from a number (on expert, after a 1, it rates that
+    cell's next move a little safer), but played out, the corner wins more: on 20,000 paired
+    expert games of the classic rules, the first such guess at a far corner won 757 games only
+    it won against 670 (sign test p = 0.02), and the second (after two corner numbers) 370
+    against 347 in 14,000 (p = 0.41, kept with JSMinesweeper's weighing, which favours it too).
+    Returns, of the corners that are covered, unflagged and not beside an
     opened one, the one of lowest mine probability (the lowest index among equals).
     """
     position = analysis.position
