@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import time
 from dataclasses import dataclass
 from math import comb
@@ -34,7 +33,7 @@ from typing import Any, get_args
 
 from mineproof.board import Board, iter_bits
 from mineproof.parallel import ordered_map
-from mineproof.play import Rules, Strategy, deal, play_game, wilson
+from mineproof.play import Rules, Strategy, deal, game_rng, play_game, wilson
 from mineproof.play.config import GuessConfig
 from mineproof.play.player import RULES
 
@@ -72,7 +71,7 @@ class Games:
     def one(self, side: int, index: int) -> tuple[bool, float]:
         """Return whether player ``side`` wins game ``index``, and the CPU seconds it took."""
         player = self.players[side]
-        rng = random.Random(f"mineproof-bench:{self.seed}:{index}")
+        rng = game_rng(self.seed, index)
         t = time.process_time()
         result = play_game(
             Board(self.width, self.height),
@@ -105,7 +104,7 @@ class Games:
     def layout(self, index: int) -> dict[str, Any]:
         """Return game ``index`` as a JSON object for another program (see the module)."""
         board = Board(self.width, self.height)
-        rng = random.Random(f"mineproof-bench:{self.seed}:{index}")
+        rng = game_rng(self.seed, index)
         start, layout = deal(board, self.mines, rng, self.rules)
         return {
             "index": index,

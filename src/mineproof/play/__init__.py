@@ -1,6 +1,6 @@
 """Playing games when guesses cannot be avoided, and benchmarks of many games in parallel."""
 
-from mineproof.play.bench import BenchRequest, BenchSummary, run_bench, wilson
+from mineproof.play.bench import BenchRequest, BenchSummary, game_rng, run_bench, wilson
 from mineproof.play.player import (
     RULES,
     BestGuess,
@@ -26,6 +26,7 @@ __all__ = [
     "Strategy",
     "best_guess",
     "deal",
+    "game_rng",
     "play_game",
     "run_bench",
     "wilson",

@@ -19,10 +19,16 @@ from mineproof.board import Board
 from mineproof.parallel import ordered_map
 from mineproof.play.player import GameResult, Rules, Strategy, play_game
 
-__all__ = ["BenchRequest", "BenchSummary", "Played", "run_bench", "wilson"]
+__all__ = ["BenchRequest", "BenchSummary", "Played", "game_rng", "run_bench", "wilson"]
 
 Played = tuple[GameResult, float, dict[str, Any] | None]
 """One game: its result, the CPU seconds it took, and its record when recording."""
+
+
+def game_rng(seed: int, index: int) -> random.Random:
+    """Return the random source of game ``index`` of a benchmark with ``seed``: the same game
+    whoever plays it, and whatever the number of jobs."""
+    return random.Random(f"mineproof-bench:{seed}:{index}")
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -53,7 +59,7 @@ class BenchRequest:
 
     def play(self, index: int) -> Played:
         """Return game ``index``, the CPU seconds it took and its record (if asked for)."""
-        rng = random.Random(f"mineproof-bench:{self.seed}:{index}")
+        rng = game_rng(self.seed, index)
         record: dict[str, Any] | None = {"seed": self.seed, "index": index} if self.record else None
         t = time.process_time()
         result = play_game(self.board, self.mines, rng, self.rules, self.strategy, record)
