@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from mineproof.analysis import Analysis
 from mineproof.analysis.constraints import Constraints
-from mineproof.play.pseudo import count_fixed
+from mineproof.play.pseudo import count_fixed, deciders
 
 __all__ = ["WEIGHT", "influence", "influence_factor"]
 
@@ -40,60 +40,47 @@ def influence(analysis: Analysis, cons: Constraints, cell: int) -> int:
     """
     position = analysis.position
     board = position.board
-    w, h = board.width, board.height
-    covered = position.covered_mask
+    w = board.width
+    masks = board.neighbour_masks()
     known = analysis.mine_mask | position.flag_mask
+    hidden = position.covered_mask & ~known
+    opened = board.full_mask & ~position.covered_mask
 
-    def hidden(x: int, y: int) -> bool:
-        if not (0 <= x < w and 0 <= y < h):
-            return False
-        i = y * w + x
-        return bool(covered >> i & 1) and not known >> i & 1
-
-    def deciders(cells: list[tuple[int, int]]) -> int | None:
-        """Return the unknown cells among ``cells`` on the board; None if one is opened."""
-        mask = 0
-        for x, y in cells:
-            if not (0 <= x < w and 0 <= y < h):
-                continue
-            i = y * w + x
-            if not covered >> i & 1:
-                return None
-            if not known >> i & 1:
-                mask |= 1 << i
-        return mask
-
-    def pair(x: int, y: int, dx: int, dy: int) -> int:
-        """Arrangements with (x, y) the mine of a 2-cell 50/50 with the next cell along."""
-        x2, y2 = x + dx, y + dy
-        if not (hidden(x, y) and hidden(x2, y2)):
+    def waiting(mines: int, safe: int, most: int) -> int:
+        """Arrangements with ``mines`` mined, ``safe`` safe and every decider of the group a
+        mine; 0 when a cell of the group is not hidden, a decider is opened, or more than
+        ``most`` deciders are unknown (or more than the mines left)."""
+        group = mines | safe
+        if group & ~hidden:
             return 0
-        if dx:
-            around = [(x - 1, y + k) for k in (-1, 0, 1)] + [(x + 2, y + k) for k in (-1, 0, 1)]
-        else:
-            around = [(x + k, y - 1) for k in (-1, 0, 1)] + [(x + k, y + 2) for k in (-1, 0, 1)]
-        missing = deciders(around)
-        if missing is None or missing.bit_count() > _PAIR_DECIDERS:
+        around = deciders(masks, group)
+        if around & opened:
             return 0
-        if missing.bit_count() + 1 > cons.mines:
+        missing = around & ~known
+        if missing.bit_count() > most or (missing | mines).bit_count() > cons.mines:
             return 0
-        return count_fixed(cons, missing | 1 << (y * w + x), 1 << (y2 * w + x2))
-
-    def box(x: int, y: int) -> int:
-        """Arrangements with the 2x2 block at (x, y) a 50/50, mines on its main diagonal."""
-        if not all(hidden(x + a, y + b) for a in (0, 1) for b in (0, 1)):
-            return 0
-        missing = deciders([(x - 1, y - 1), (x + 2, y - 1), (x - 1, y + 2), (x + 2, y + 2)])
-        if missing is None or missing.bit_count() > _BOX_DECIDERS:
-            return 0
-        if missing.bit_count() + 2 > cons.mines:
-            return 0
-        mines = missing | 1 << (y * w + x) | 1 << ((y + 1) * w + x + 1)
-        return count_fixed(cons, mines, 1 << ((y + 1) * w + x) | 1 << (y * w + x + 1))
+        return count_fixed(cons, missing | mines, safe)
 
     x, y = board.xy(cell)
-    total = pair(x, y, 1, 0) + pair(x - 1, y, 1, 0) + pair(x, y, 0, 1) + pair(x, y - 1, 0, 1)
-    total += max(box(x, y), box(x - 1, y), box(x, y - 1), box(x - 1, y - 1))
+    here = 1 << cell
+    right, down = here << 1, here << w  # the next cell along a row, and down a column
+    left, up = here >> 1, here >> w
+    total = 0
+    if x + 1 < w:
+        total += waiting(here, right, _PAIR_DECIDERS)
+    if x > 0:
+        total += waiting(left, here, _PAIR_DECIDERS)
+    if y + 1 < board.height:
+        total += waiting(here, down, _PAIR_DECIDERS)
+    if y > 0:
+        total += waiting(up, here, _PAIR_DECIDERS)
+    blocks = [0]
+    for bx, by in ((x, y), (x - 1, y), (x, y - 1), (x - 1, y - 1)):
+        if 0 <= bx < w - 1 and 0 <= by < board.height - 1:
+            corner = by * w + bx  # the block's top left; its mines on the main diagonal
+            diagonal = 1 << corner | 1 << (corner + w + 1)
+            blocks.append(waiting(diagonal, 1 << (corner + 1) | 1 << (corner + w), _BOX_DECIDERS))
+    total += max(blocks)
     mine = analysis.mine_counts[cell]
     return min(total, mine, analysis.arrangements - mine)
 

@@ -18,15 +18,30 @@ of arrangements per pair, made only for pairs with at most ``_MISSING`` deciders
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from mineproof.analysis import Analysis
 from mineproof.analysis.constraints import Constraints, Contradiction, condition
 from mineproof.analysis.core import count_constraints
 from mineproof.board import iter_bits
 
-__all__ = ["count_fixed", "pseudo_fifty_fifty"]
+__all__ = ["count_fixed", "deciders", "pseudo_fifty_fifty"]
 
 _MISSING = 1  # at most this many deciders may be unknown cells (the rest: known mines)
 _PAIRS = 24  # at most this many pairs are counted in one position (each costs one count)
+
+
+def deciders(masks: Sequence[int], cells: int) -> int:
+    """Return the cells that see an odd number of ``cells`` and are not among them.
+
+    For two cells side by side, or a 2x2 block, these are the cells whose number could tell
+    the two ways of placing the mines apart (no cell outside a 2x2 block sees three of it).
+    ``masks`` are the board's neighbour masks.
+    """
+    seen = 0
+    for c in iter_bits(cells):
+        seen ^= masks[c]
+    return seen & ~cells
 
 
 def count_fixed(cons: Constraints, mines: int, safe: int) -> int:
@@ -64,10 +79,10 @@ def pseudo_fifty_fifty(analysis: Analysis, cons: Constraints) -> int | None:
             if u < 0 or not unknown >> u & 1:
                 continue
             pair = 1 << t | 1 << u
-            deciders = (masks[t] ^ masks[u]) & ~pair
-            if deciders & opened:
+            around = deciders(masks, pair)
+            if around & opened:
                 continue
-            missing = deciders & ~known
+            missing = around & ~known
             if missing.bit_count() > _MISSING:
                 continue
             tried += 1
