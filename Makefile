@@ -7,7 +7,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint bench clean catalogs
 
-$(STAMP): pyproject.toml
+# The modules mypyc compiles (pyproject.toml, [tool.mineproof] compiled): a change to one of them
+# rebuilds the package, so that the tests never run a stale compiled module.
+COMPILED := $(shell $(PYTHON) -c "import tomllib; print(*(f'src/{m.replace(\".\", \"/\")}.py' for m in tomllib.load(open('pyproject.toml', 'rb'))['tool']['mineproof']['compiled']))")
+
+$(STAMP): pyproject.toml setup.py $(COMPILED)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[test]'
@@ -18,8 +22,8 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks setup.py
+	$(BIN)/ruff format --check src tests benchmarks setup.py
 	$(BIN)/mypy
 
 bench: $(STAMP)
@@ -27,6 +31,7 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info
+	find src -name '*.so' -delete
 
 # Re-extract the English messages and compile every catalog (Babel, a development dependency).
 LOCALES := src/mineproof/explain/locales

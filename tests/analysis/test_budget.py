@@ -34,19 +34,9 @@ def test_the_budget_is_exactly_the_work_of_the_counts_of_one_analysis() -> None:
     # The work an analysis needs, summed count by count: one unit less fails, that much works.
     position = lattice(25, 25)
     clear_cache()
-    needed = 0
-    original = ComponentCount.__init__
-
-    def measured(self: ComponentCount, *args: object, **kwargs: object) -> None:
-        nonlocal needed
-        original(self, *args, **kwargs)  # type: ignore[arg-type]
-        needed += self.work
-
-    ComponentCount.__init__ = measured  # type: ignore[method-assign]
-    try:
+    with counting.counting_budget(10**12) as outer:
         analyze(position)
-    finally:
-        ComponentCount.__init__ = original  # type: ignore[method-assign]
+    needed = outer.spent
     clear_cache()
     with pytest.raises(TooComplexError):
         analyze(position, work=needed - 1)
@@ -98,19 +88,9 @@ def test_a_budget_inside_another_is_charged_to_both() -> None:
     # refused inside an outer budget with less room, whatever the inner budget allows.
     position = lattice(12, 12)
     clear_cache()
-    needed = 0
-    original = ComponentCount.__init__
-
-    def measured(self: ComponentCount, *args: object, **kwargs: object) -> None:
-        nonlocal needed
-        original(self, *args, **kwargs)  # type: ignore[arg-type]
-        needed += self.work
-
-    ComponentCount.__init__ = measured  # type: ignore[method-assign]
-    try:
+    with counting.counting_budget(10**12) as outer:
         analyze(position)
-    finally:
-        ComponentCount.__init__ = original  # type: ignore[method-assign]
+    needed = outer.spent
     assert needed > 100
     clear_cache()
     with counting.counting_budget(needed):

@@ -21,7 +21,7 @@ from pathlib import Path
 from hypothesis import event, given
 from hypothesis import strategies as st
 
-from mineproof.board import Board
+from mineproof.board import Board, Layout
 from mineproof.cli import main
 from mineproof.formats import format_mbf
 from mineproof.play import play_game
@@ -44,7 +44,7 @@ _FILES: dict[str, str | bytes] = {
     "grid.json": "[[0,0,1,10],[1,1,2,10],[10,10,10,10]]",
     "digits.txt": "9" * 4400 + "x1x1\nH\n",
     "layout.txt": "4x3x2\n*...\n....\n...*\n",
-    "layout.mbf": format_mbf(play_game.__globals__["Layout"](Board(5, 5), 0b10001)),
+    "layout.mbf": format_mbf(Layout(Board(5, 5), 0b10001)),
     "game.json": _RECORD,
     "tampered.json": _RECORD.replace('"open"', '"dig"', 2),
     "empty": b"",

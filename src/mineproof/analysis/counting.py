@@ -56,6 +56,11 @@ class _Budget:
         self.left = limit
         self.parent = parent
 
+    @property
+    def spent(self) -> int:
+        """Return the units spent so far in this block (past the limit when it ran out)."""
+        return self.limit - self.left
+
     def spend(self, units: int) -> _Budget | None:
         """Charge ``units`` to this budget and to those it is nested in; return the first one
         spent past its limit, or ``None``."""
@@ -73,14 +78,16 @@ _SHARED: ContextVar[_Budget | None] = ContextVar("mineproof_count_budget", defau
 
 
 @contextmanager
-def counting_budget(limit: int) -> Iterator[None]:
+def counting_budget(limit: int) -> Iterator[_Budget]:
     """Share ``limit`` units of counting work among every count made inside the block (counts
     already remembered cost nothing). A count past it raises :class:`CountTooLarge`. Inside
     another such block, the work is charged to both: the inner block cannot spend more than
-    the outer one has left (a review of a whole game bounds the counts of all its clicks)."""
-    token = _SHARED.set(_Budget(limit, _SHARED.get()))
+    the outer one has left (a review of a whole game bounds the counts of all its clicks).
+    Yields the block's budget, whose ``spent`` says how much work its counts did."""
+    budget = _Budget(limit, _SHARED.get())
+    token = _SHARED.set(budget)
     try:
-        yield
+        yield budget
     finally:
         _SHARED.reset(token)
 

@@ -74,6 +74,11 @@ class GameResult:
     guesses: int
     opened: int
 
+    def __reduce__(self) -> tuple[type[GameResult], tuple[Outcome, int, int]]:
+        """Return how pickle rebuilds the result (from the worker processes of a benchmark):
+        compiled by mypyc, a frozen dataclass cannot be restored field by field."""
+        return (GameResult, (self.outcome, self.guesses, self.opened))
+
 
 def play_game(
     board: Board,

@@ -1,0 +1,68 @@
+"""The modules mypyc compiles run compiled, and from the sources as they stand.
+
+``setup.py`` compiles the modules ``pyproject.toml`` lists under ``[tool.mineproof] compiled``
+and puts the extensions beside their sources. An extension older than its source would run old
+code in every other test: this one fails first, saying how to rebuild. In CI the build must
+have compiled every listed module (the README's speed figures are those of the compiled build).
+
+Pytest's doctest collection cannot see inside a compiled module (its functions are built-ins),
+so the examples of these modules' docstrings run here, read from the source and run against the
+module as it was imported (compiled or not).
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import importlib.util
+import os
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+with open(ROOT / "pyproject.toml", "rb") as f:
+    COMPILED: list[str] = tomllib.load(f)["tool"]["mineproof"]["compiled"]
+
+
+def test_the_list_names_real_modules() -> None:
+    for name in COMPILED:
+        assert (ROOT / "src" / (name.replace(".", "/") + ".py")).is_file(), name
+
+
+@pytest.mark.parametrize("name", COMPILED)
+def test_compiled_module_is_current(name: str) -> None:
+    module = importlib.import_module(name)
+    assert module.__file__ is not None
+    path = Path(module.__file__)
+    source = ROOT / "src" / (name.replace(".", "/") + ".py")
+    if path.suffix == ".py":
+        assert not os.environ.get("CI"), f"{name} runs as Python: the build did not compile it"
+        assert path.resolve() == source.resolve()
+        return
+    assert path.suffix == ".so"
+    assert path.stat().st_mtime >= source.stat().st_mtime, (
+        f"{path.name} is older than {source.name}: rebuild with `make .venv/.installed` "
+        "(or `pip install -e .`)"
+    )
+
+
+@pytest.mark.parametrize("name", COMPILED)
+def test_docstring_examples_hold_for_the_module_as_imported(name: str) -> None:
+    source = ROOT / "src" / (name.replace(".", "/") + ".py")
+    spec = importlib.util.spec_from_file_location(f"_source_of_{name}", source)
+    assert spec is not None and spec.loader is not None
+    text = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = text  # dataclasses look their module up while they are made
+    try:
+        spec.loader.exec_module(text)
+    finally:
+        del sys.modules[spec.name]
+    module = importlib.import_module(name)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for test in doctest.DocTestFinder().find(text, name):
+        test.globs = dict(vars(module))
+        runner.run(test)
+    assert runner.failures == 0, f"{runner.failures} docstring examples of {name} failed"
