@@ -4,7 +4,9 @@ A per-cell count from 0 to 8 is held bit-sliced: four bitmasks (:data:`Planes`),
 holding the cells whose count has bit ``k`` set. :meth:`Bitboard.count` adds up the eight
 shifted copies of a mask with a few full adders (the three cells of a row first, then the rows),
 so the numbers of a layout, or how many known mines each number touches, cost a few dozen
-operations on the board's ints instead of a loop over its cells.
+operations on the board's ints instead of a loop over its cells. :func:`iter_bits` lists the
+cells of a mask (re-exported by :mod:`mineproof.board`; here so that it is compiled, see
+``setup.py``, while ``board.py`` is not).
 
 >>> grid = Bitboard(3, 3)
 >>> centre = 0b000_010_000
@@ -18,8 +20,9 @@ True
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import compress
 
-__all__ = ["Bitboard", "Planes", "bitboard"]
+__all__ = ["Bitboard", "Planes", "bitboard", "iter_bits"]
 
 Planes = tuple[int, int, int, int]
 """A count per cell, bit-sliced: plane ``k`` is the mask of the cells whose count has bit ``k``."""
@@ -74,3 +77,35 @@ class Bitboard:
 def bitboard(width: int, height: int) -> Bitboard:
     """Return the (shared) :class:`Bitboard` of a board size."""
     return Bitboard(width, height)
+
+
+_DIGIT_BYTES = bytes.maketrans(b"01", b"\x00\x01")
+
+
+def iter_bits(mask: int) -> list[int]:
+    """Return the indices of the set bits of ``mask``, lowest first.
+
+    >>> iter_bits(0b10110)
+    [1, 2, 4]
+    """
+    count = mask.bit_count()
+    if count < 8:
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
+    if 4 * count > mask.bit_length():
+        # Dense masks (a layout's free cells): the digits as bytes 0 and 1 select their
+        # indices, all at C speed (about 5x faster than a find per bit at 98 % density).
+        selectors = bin(mask)[:1:-1].encode().translate(_DIGIT_BYTES)
+        return list(compress(range(len(selectors)), selectors))
+    # Sparse wide masks: let str.find walk the binary digits at C speed.
+    digits = bin(mask)[:1:-1]
+    out = []
+    i = digits.find("1")
+    while i >= 0:
+        out.append(i)
+        i = digits.find("1", i + 1)
+    return out

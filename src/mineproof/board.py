@@ -11,10 +11,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import compress
 from typing import Literal, overload
 
-from mineproof.bitboard import bitboard
+from mineproof.bitboard import bitboard, iter_bits
 from mineproof.errors import FormatError, IllegalMoveError
 
 __all__ = ["LEVELS", "MAX_SIDE", "Board", "FirstClick", "Layout", "cell_name", "iter_bits"]
@@ -28,38 +27,6 @@ LEVELS: dict[str, tuple[int, int, int]] = {
 
 MAX_SIDE = 255
 FirstClick = Literal["safe", "opening", "none"]
-
-
-_DIGIT_BYTES = bytes.maketrans(b"01", b"\x00\x01")
-
-
-def iter_bits(mask: int) -> list[int]:
-    """Return the indices of the set bits of ``mask``, lowest first.
-
-    >>> iter_bits(0b10110)
-    [1, 2, 4]
-    """
-    count = mask.bit_count()
-    if count < 8:
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(low.bit_length() - 1)
-            mask ^= low
-        return out
-    if 4 * count > mask.bit_length():
-        # Dense masks (a layout's free cells): the digits as bytes 0 and 1 select their
-        # indices, all at C speed (about 5x faster than a find per bit at 98 % density).
-        selectors = bin(mask)[:1:-1].encode().translate(_DIGIT_BYTES)
-        return list(compress(range(len(selectors)), selectors))
-    # Sparse wide masks: let str.find walk the binary digits at C speed.
-    digits = bin(mask)[:1:-1]
-    out = []
-    i = digits.find("1")
-    while i >= 0:
-        out.append(i)
-        i = digits.find("1", i + 1)
-    return out
 
 
 def cell_name(x: int, y: int) -> str:

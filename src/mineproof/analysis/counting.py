@@ -95,8 +95,11 @@ def counting_budget(limit: int) -> Iterator[_Budget]:
 # Binomials for box sizes: a box lies inside one clue's neighbourhood, so it has at most 8 cells.
 _C = [[comb(n, k) for k in range(n + 1)] for n in range(9)]
 
-# A polynomial in the number of mines: (lowest mine count, coefficients from there on).
-_Poly = tuple[int, list[int]]
+# A polynomial in the number of mines: (lowest mine count, coefficients from there on). Tuples,
+# not lists: the remembered counts hold hundreds of thousands of them, and the cyclic garbage
+# collector stops walking a tuple of ints after its first look (a list it walks at every full
+# collection: a fifth of an expert game's time went there).
+_Poly = tuple[int, tuple[int, ...]]
 
 
 def _width(order: list[int], box_clues: list[list[int]], counts: list[int]) -> tuple[float, float]:
@@ -218,12 +221,13 @@ class ComponentCount:
         shift = [-1] * len(clue_boxes)
         free: list[int] = []
         slots = 0
-        table: dict[int, _Poly] = {0: (0, [1])}
+        table: dict[int, _Poly] = {0: (0, (1,))}
         self.work = 0
         kept = 0
         self.tables: list[dict[int, _Poly]] = [table]
-        # Per step: (bump, close, [(state, lowest x, highest x), ...]).
-        self.steps: list[tuple[int, int, list[tuple[int, int, int]]]] = []
+        # Per step: (bump, close, ((state, lowest x, highest x), ...)), all tuples of ints (see
+        # _Poly: the collector stops walking them).
+        self.steps: list[tuple[int, int, tuple[tuple[int, int, int], ...]]] = []
         for box in self.order:
             size = sizes[box]
             binom = _C[size]
@@ -269,11 +273,11 @@ class ComponentCount:
                     if mult == 1 and max_mines - lo - x >= len(coeffs) - 1:
                         add = coeffs  # polynomials are never changed in place: sharing is safe
                     else:
-                        add = [c * mult for c in coeffs[: max_mines - lo - x + 1]]
+                        add = tuple([c * mult for c in coeffs[: max_mines - lo - x + 1]])
                     cur = nxt.get(key)
                     nxt[key] = (lo + x, add) if cur is None else _add(cur, (lo + x, add))
                     key += bump
-            self.steps.append((bump, close, moves))
+            self.steps.append((bump, close, tuple(moves)))
             self.work += ops
             over = budget.spend(ops)
             # What the backward pass keeps: a state (a dict slot, its polynomial, its move) is
@@ -288,7 +292,7 @@ class ComponentCount:
         self.weights: list[int] = []
         if final is not None:
             lo, coeffs = final
-            self.weights = [0] * lo + coeffs
+            self.weights = [0] * lo + list(coeffs)
 
     def forced_boxes(self) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
         """Return per box whether it is empty, and whether it is full, in every arrangement.
@@ -318,7 +322,7 @@ class ComponentCount:
         if final is None:
             return result
         lo, coeffs = final
-        later: dict[int, _Poly] = {0: (lo, _slice(w, lo, len(coeffs)))}
+        later: dict[int, _Poly] = {0: (lo, tuple(_slice(w, lo, len(coeffs))))}
         for step in range(len(self.order) - 1, -1, -1):
             box = self.order[step]
             binom = _C[sizes[box]]
@@ -346,7 +350,7 @@ class ComponentCount:
                             acc0 += v
                             expected += x * f0 * v
                     if acc0:
-                        here[state] = (flo, [acc0])
+                        here[state] = (flo, (acc0,))
                     continue
                 acc = [0] * length
                 live = False
@@ -367,7 +371,7 @@ class ComponentCount:
                             acc[a] += mult * v
                             live = True
                 if live:
-                    here[state] = (flo, acc)
+                    here[state] = (flo, tuple(acc))
             result[box] = expected
             later = here
         return result
@@ -437,4 +441,4 @@ def _add(a: _Poly, b: _Poly) -> _Poly:
         out[i] += c
     for i, c in enumerate(bco, blo - lo):
         out[i] += c
-    return lo, out
+    return lo, tuple(out)
