@@ -32,7 +32,7 @@ from math import comb
 from typing import Any, get_args
 
 from mineproof.board import Board, iter_bits
-from mineproof.parallel import ordered_map
+from mineproof.parallel import collect_less, ordered_map
 from mineproof.play import Rules, Strategy, deal, game_rng, play_game, wilson
 from mineproof.play.config import GuessConfig
 from mineproof.play.player import RULES
@@ -161,7 +161,10 @@ def sign_test(only_a: int, only_b: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the comparison (or write the layouts) and print it; returns the exit status."""
+    """Run the comparison (or write the layouts) and print it; returns the exit status.
+
+    Collects garbage as ``mineproof bench`` does (:func:`mineproof.parallel.collect_less`)."""
+    collect_less()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--level", choices=sorted(LEVELS), default="intermediate")
     parser.add_argument("--rules", choices=get_args(Rules), default="classic")

@@ -51,7 +51,7 @@ from mineproof.explain import (
 from mineproof.formats import format_mbf, load_layout, load_position, read_bytes
 from mineproof.generate import check_arguments
 from mineproof.logic import SolveResult, grade, solve, solve_in_steps
-from mineproof.parallel import ordered_map
+from mineproof.parallel import collect_less, ordered_map
 from mineproof.play import BenchRequest, run_bench
 from mineproof.play.replay import animation_gif, animation_svg, load_record
 from mineproof.render import analysis_grid, analysis_svg, percent, position_svg
@@ -1068,7 +1068,11 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status (0 ok, 1 bad input, 2 usage, 130 Ctrl+C)."""
+    """Run the command line; return the exit status (0 ok, 1 bad input, 2 usage, 130 Ctrl+C).
+
+    Sets this process's garbage-collection policy (:func:`mineproof.parallel.collect_less`).
+    """
+    collect_less()
     try:
         return _main(argv)
     except KeyboardInterrupt:

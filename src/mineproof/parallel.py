@@ -11,6 +11,7 @@ for, when the run stops early (an error, Ctrl+C, a reader that stops reading).
 from __future__ import annotations
 
 import ctypes
+import gc
 import os
 import signal
 import sys
@@ -21,7 +22,7 @@ from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import TypeVar
 
-__all__ = ["local_pool", "ordered_map"]
+__all__ = ["GC_THRESHOLDS", "collect_less", "local_pool", "ordered_map"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -29,6 +30,21 @@ R = TypeVar("R")
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 _WATCH_SECONDS = 1.0
 _EXECUTOR_AHEAD = 256  # calls in flight on a given executor (a cluster): enough to keep it busy
+
+GC_THRESHOLDS = (100_000, 20, 20)
+"""The cyclic garbage collector's thresholds in mineproof's own processes (Python's default is
+700, 10, 10; mypy sets 200,000, 30, 30 for the same reason). Counting makes and drops many small
+lists and dicts, and at the default the collector took 13 % of the time of 1,000 expert classic
+games (17.78 s of CPU; 15.72 s with the collector off, 16.39 s at these thresholds; two runs
+side by side, compiled, 2026-11-26). Its cost is a little more memory held by cycles not yet
+collected: a few tens of MB at most."""
+
+
+def collect_less() -> None:
+    """Set this process's garbage collector to :data:`GC_THRESHOLDS`: a policy for a whole
+    process, set by its entry point (the command line, a pool's worker), never by a library
+    call, which would change it under its caller."""
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def ordered_map(
@@ -102,7 +118,9 @@ def local_pool(jobs: int) -> _Pool:
 
 
 def _worker_start(parent: int) -> None:
-    """Set a worker up: Ctrl+C is the parent's to handle, and the worker dies with ``parent``."""
+    """Set a worker up: Ctrl+C is the parent's to handle, the worker dies with ``parent``, and
+    it collects garbage as the command line does (see :func:`collect_less`)."""
+    collect_less()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         try:
