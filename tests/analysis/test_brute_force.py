@@ -25,6 +25,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mineproof.analysis import Analysis, analyze, arrangements_free
+from mineproof.analysis.constraints import Contradiction, constraints_of
+from mineproof.analysis.core import count_total
 from mineproof.board import Board
 from mineproof.errors import InconsistentPositionError
 from mineproof.position import COVERED, FLAG, Position
@@ -434,3 +436,20 @@ def test_arrangements_free_match_oracle(seed: int) -> None:
             cells = sum(1 << i for i in rng.sample(covered, rng.randint(1, min(4, len(covered)))))
             expected = free_by_brute_force(position, cells, trust_flags)
             assert arrangements_free(position, cells, trust_flags) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32))
+def test_count_total_matches_oracle(seed: int) -> None:
+    # count_total counts without placing the mines: the brute force's number, or a
+    # contradiction when there is none.
+    position, _ = real_position(seed)
+    for trust_flags in (False, True):
+        expected = brute_force(position, trust_flags)[0]
+        if expected:
+            cons = constraints_of(position, trust_flags)
+            assert count_total(cons.unknown, cons.mines, cons.clues) == expected
+        else:
+            with pytest.raises(Contradiction):
+                cons = constraints_of(position, trust_flags)
+                count_total(cons.unknown, cons.mines, cons.clues)

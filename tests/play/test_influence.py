@@ -93,5 +93,5 @@ def test_influence_counts_like_brute_force(stuck_positions: StuckPositions) -> N
             assert got == brute_influence(position, cell), (position, cell)
             seen += got > 0
             safe = analysis.arrangements - analysis.mine_counts[cell]
-            assert influence_factor(analysis, cons, cell) == pytest.approx(1 + WEIGHT * got / safe)
+            assert influence_factor(analysis, cell, got) == pytest.approx(1 + WEIGHT * got / safe)
     assert seen  # some cells did sit in a 50/50 in waiting

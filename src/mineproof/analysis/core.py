@@ -39,6 +39,7 @@ __all__ = [
     "clear_cache",
     "component_counts",
     "count_constraints",
+    "count_total",
     "decimal",
     "forced_by",
 ]
@@ -373,13 +374,10 @@ class Counts:
     per_outside: int
 
 
-def count_constraints(unknown: int, mines: int, clues: list[Clue]) -> Counts:
-    """Return the exact counts of the arrangements of ``mines`` mines over ``unknown`` cells.
-
-    Each clue (reduced to ``unknown`` cells) must hold. Cheaper than :func:`analyze` when only
-    the counts matter: no position is built and no conflict is explained. Raises
-    :class:`~mineproof.analysis.constraints.Contradiction` when there is no arrangement.
-    """
+def _reduced(unknown: int, mines: int, clues: list[Clue]) -> tuple[int, int, list[Clue], int, int]:
+    """Return ``(safe, mine, clues, outside, left)``: the constraints after the one-clue rules
+    (see :func:`~mineproof.analysis.constraints.propagate`), the unknown cells no clue sees and
+    the mines left for the clues' cells and those. Raises :class:`Contradiction`."""
     safe, mine, clues = propagate(clues)
     left = mines - mine.bit_count()
     if left < 0:
@@ -387,7 +385,34 @@ def count_constraints(unknown: int, mines: int, clues: list[Clue]) -> Counts:
     frontier = 0
     for clue in clues:
         frontier |= clue.mask
-    outside = unknown & ~(frontier | safe | mine)
+    return safe, mine, clues, unknown & ~(frontier | safe | mine), left
+
+
+def count_total(unknown: int, mines: int, clues: list[Clue]) -> int:
+    """Return the number of arrangements of ``mines`` mines over ``unknown`` cells that fit
+    ``clues``: ``count_constraints(...).total`` without counting where the mines are (cheaper
+    when only how many matters). Raises :class:`Contradiction` when there is none."""
+    _, _, clues, outside, left = _reduced(unknown, mines, clues)
+    full = [1]
+    for _, cc in component_counts(clues, left):
+        full = _mul(full, cc.weights, left)
+    total = sum(
+        p * r
+        for p, r in zip(full, _binomials_down(outside.bit_count(), left, len(full)), strict=True)
+    )
+    if total == 0:
+        raise Contradiction(())
+    return total
+
+
+def count_constraints(unknown: int, mines: int, clues: list[Clue]) -> Counts:
+    """Return the exact counts of the arrangements of ``mines`` mines over ``unknown`` cells.
+
+    Each clue (reduced to ``unknown`` cells) must hold. Cheaper than :func:`analyze` when only
+    the counts matter: no position is built and no conflict is explained. Raises
+    :class:`~mineproof.analysis.constraints.Contradiction` when there is no arrangement.
+    """
+    safe, mine, clues, outside, left = _reduced(unknown, mines, clues)
     total, per_outside, counted = _combine(clues, outside, left)
     if outside and per_outside == 0:
         safe |= outside

@@ -32,10 +32,17 @@ _PAIR_DECIDERS = 3  # at most this many unknown deciders around a 2-cell 50/50
 _BOX_DECIDERS = 3  # and around a 2x2 one
 
 
-def influence(analysis: Analysis, cons: Constraints, cell: int) -> int:
+def influence(
+    analysis: Analysis,
+    cons: Constraints,
+    cell: int,
+    known_groups: dict[tuple[int, int], int] | None = None,
+) -> int:
     """Return the arrangements where ``cell`` is part of a 50/50 in waiting (see the module).
 
-    ``cons`` are the constraints of ``analysis``'s position with flags trusted. Raises
+    ``cons`` are the constraints of ``analysis``'s position with flags trusted. A pair is
+    shared by two cells and a block by four: ``known_groups``, kept by the caller for one
+    position, remembers each group's count by its (mined, safe) cells. Raises
     :class:`~mineproof.analysis.CountTooLarge` past the counting budget in force.
     """
     position = analysis.position
@@ -46,52 +53,63 @@ def influence(analysis: Analysis, cons: Constraints, cell: int) -> int:
     hidden = position.covered_mask & ~known
     opened = board.full_mask & ~position.covered_mask
 
-    def waiting(mines: int, safe: int, most: int) -> int:
-        """Arrangements with ``mines`` mined, ``safe`` safe and every decider of the group a
-        mine; 0 when a cell of the group is not hidden, a decider is opened, or more than
-        ``most`` deciders are unknown (or more than the mines left)."""
-        group = mines | safe
-        if group & ~hidden:
-            return 0
-        around = deciders(masks, group)
+    def group(mines: int, safe: int, most: int) -> tuple[int, int] | None:
+        """Return the cells that are mines (``mines`` and every unknown decider) and those that
+        are safe in the group's 50/50 in waiting; None when a cell of the group is not hidden,
+        a decider is opened, or more than ``most`` deciders are unknown (or more than the
+        mines left)."""
+        if (mines | safe) & ~hidden:
+            return None
+        around = deciders(masks, mines | safe)
         if around & opened:
-            return 0
+            return None
         missing = around & ~known
         if missing.bit_count() > most or (missing | mines).bit_count() > cons.mines:
-            return 0
-        return count_fixed(cons, missing | mines, safe)
+            return None
+        return missing | mines, safe
+
+    def count(found: tuple[int, int]) -> int:
+        """Return the group's count, remembered in ``known_groups``."""
+        if known_groups is None:
+            return count_fixed(cons, *found)
+        n = known_groups.get(found)
+        if n is None:
+            n = known_groups[found] = count_fixed(cons, *found)
+        return n
 
     x, y = board.xy(cell)
     here = 1 << cell
     right, down = here << 1, here << w  # the next cell along a row, and down a column
     left, up = here >> 1, here >> w
-    total = 0
+    shapes = []
     if x + 1 < w:
-        total += waiting(here, right, _PAIR_DECIDERS)
+        shapes.append(group(here, right, _PAIR_DECIDERS))
     if x > 0:
-        total += waiting(left, here, _PAIR_DECIDERS)
+        shapes.append(group(left, here, _PAIR_DECIDERS))
     if y + 1 < board.height:
-        total += waiting(here, down, _PAIR_DECIDERS)
+        shapes.append(group(here, down, _PAIR_DECIDERS))
     if y > 0:
-        total += waiting(up, here, _PAIR_DECIDERS)
-    blocks = [0]
+        shapes.append(group(up, here, _PAIR_DECIDERS))
+    pairs = [g for g in shapes if g is not None]
+    blocks = []
     for bx, by in ((x, y), (x - 1, y), (x, y - 1), (x - 1, y - 1)):
         if 0 <= bx < w - 1 and 0 <= by < board.height - 1:
             corner = by * w + bx  # the block's top left; its mines on the main diagonal
             diagonal = 1 << corner | 1 << (corner + w + 1)
-            blocks.append(waiting(diagonal, 1 << (corner + 1) | 1 << (corner + w), _BOX_DECIDERS))
-    total += max(blocks)
+            found = group(diagonal, 1 << (corner + 1) | 1 << (corner + w), _BOX_DECIDERS)
+            if found is not None:
+                blocks.append(found)
     mine = analysis.mine_counts[cell]
-    return min(total, mine, analysis.arrangements - mine)
+    cap = min(mine, analysis.arrangements - mine)
+    risk = sum(count(g) for g in pairs) + max((count(g) for g in blocks), default=0)
+    return min(risk, cap)
 
 
-def influence_factor(analysis: Analysis, cons: Constraints, cell: int) -> float:
-    """Return how much the 50/50s in waiting raise ``cell``'s score: ``1 + WEIGHT * influence /
-    (its arrangements without a mine)``; 1.0 for a cell that is a mine in every arrangement.
-
-    Raises :class:`~mineproof.analysis.CountTooLarge` past the counting budget in force.
-    """
+def influence_factor(analysis: Analysis, cell: int, risk: int) -> float:
+    """Return how much ``risk`` arrangements of 50/50s in waiting (:func:`influence`) raise
+    ``cell``'s score: ``1 + WEIGHT * risk / (its arrangements without a mine)``; 1.0 for a cell
+    that is a mine in every arrangement."""
     safe = analysis.arrangements - analysis.mine_counts[cell]
     if safe <= 0:
         return 1.0
-    return 1 + WEIGHT * (influence(analysis, cons, cell) / safe)  # int / int: exact, any size
+    return 1 + WEIGHT * (risk / safe)  # int / int: exact, any size

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from mineproof.analysis import Analysis
 from mineproof.analysis.constraints import Clue, Contradiction, constraints_of, new_clue
 from mineproof.analysis.core import Counts, count_constraints
-from mineproof.play.influence import influence_factor
+from mineproof.play.influence import influence, influence_factor
 
 __all__ = ["Lookahead", "Score", "next_safety"]
 
@@ -105,6 +105,14 @@ class Lookahead:
         self.constraints = constraints_of(position, trust_flags=True)
         self.masks = position.board.neighbour_masks()
         self.flags = position.flag_mask
+        self._groups: dict[tuple[int, int], int] = {}
+
+    def risk(self, cell: int) -> int:
+        """Return the arrangements where ``cell`` is part of a 50/50 in waiting (see
+        :func:`~mineproof.play.influence.influence`); the counts of the pairs and blocks that
+        cells share are made once. Raises :class:`~mineproof.analysis.CountTooLarge` past the
+        counting budget in force."""
+        return influence(self.analysis, self.constraints, cell, self._groups)
 
     def reveals(self, cell: int) -> Iterator[tuple[int, Counts]]:
         """Yield ``(number, counts)`` for every number ``cell`` can show if it is safe.
@@ -139,7 +147,7 @@ class Lookahead:
         """
         total = self.total
         safety = 1 - self.analysis.mine_counts[cell] / total
-        factor = influence_factor(self.analysis, self.constraints, cell)
+        factor = influence_factor(self.analysis, cell, self.risk(cell))
         if safety * factor <= bound:  # its secondary safety is at most its safety: no count
             return Score(cell, safety, safety, 0.0, 0.0, False, safety * factor, True)
         secondary = progress = clears = 0.0

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from mineproof.analysis import Analysis
 from mineproof.analysis.constraints import Constraints, Contradiction, condition
-from mineproof.analysis.core import count_constraints
+from mineproof.analysis.core import count_total
 from mineproof.board import iter_bits
 
 __all__ = ["count_fixed", "deciders", "pseudo_fifty_fifty"]
@@ -52,7 +52,7 @@ def count_fixed(cons: Constraints, mines: int, safe: int) -> int:
     """
     try:
         conditioned = condition(cons, mines, safe)
-        return count_constraints(conditioned.unknown, conditioned.mines, conditioned.clues).total
+        return count_total(conditioned.unknown, conditioned.mines, conditioned.clues)
     except Contradiction:
         return 0
 
