@@ -194,7 +194,8 @@ def _scheduler_argument(parser: argparse.ArgumentParser) -> None:
 
 @contextmanager
 def _executor(address: str | None) -> Iterator[Executor | None]:
-    """Yield a Dask cluster's executor for ``address``, or None for local processes."""
+    """Yield a Dask cluster's executor for ``address``, or None for local processes; the
+    cluster's workers are set to collect garbage as local workers do (:func:`collect_less`)."""
     if address is None:
         yield None
         return
@@ -212,6 +213,8 @@ def _executor(address: str | None) -> Iterator[Executor | None]:
             name="--scheduler",
         ) from exc
     try:
+        # The workers collect garbage as local ones do (those that join later keep theirs).
+        client.run(collect_less)
         yield client.get_executor()  # type: ignore[no-untyped-call]
     finally:
         client.close()  # type: ignore[no-untyped-call]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Iterator
 
@@ -9,6 +10,7 @@ import pytest
 
 from mineproof.board import Board
 from mineproof.cli import main
+from mineproof.parallel import GC_THRESHOLDS
 from mineproof.play import BenchRequest, run_bench
 
 distributed = pytest.importorskip("distributed")
@@ -44,6 +46,10 @@ def test_cli_generate_and_bench_with_scheduler(
     assert main(["bench", "--level", "beginner", "--games", "20", "--json",
                  "--scheduler", scheduler]) == 0  # fmt: skip
     assert json.loads(capsys.readouterr().out)["games"] == 20
+    # The command set the workers' garbage collection as its own (mineproof.parallel).
+    with distributed.Client(scheduler) as client:
+        thresholds = client.run(gc.get_threshold)
+    assert sorted(thresholds.values()) == [GC_THRESHOLDS] * 2
 
 
 def test_unreachable_scheduler_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
