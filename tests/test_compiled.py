@@ -15,7 +15,10 @@ from __future__ import annotations
 import doctest
 import importlib
 import importlib.util
+import json
 import os
+import shutil
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -66,3 +69,46 @@ def test_docstring_examples_hold_for_the_module_as_imported(name: str) -> None:
         test.globs = dict(vars(module))
         runner.run(test)
     assert runner.failures == 0, f"{runner.failures} docstring examples of {name} failed"
+
+
+_GAMES = """
+import json, random, sys
+from mineproof.board import Board
+from mineproof.play import game_rng, play_game
+out = []
+for level, (w, h, m), games in (("beginner", (9, 9, 10), 6), ("expert", (30, 16, 99), 3)):
+    for i in range(games):
+        for rules in ("classic", "modern"):
+            record = {}
+            play_game(Board(w, h), m, game_rng(7, i), rules, "best", record)
+            out.append(record)
+import mineproof.analysis.counting as counting
+json.dump({"games": out, "counting": counting.__file__}, sys.stdout)
+"""
+
+
+def test_compiled_and_pure_python_play_the_same_games(tmp_path: Path) -> None:
+    # The same source run as Python (a copy without the extensions, no site-packages) and as
+    # imported here: every move, reason and probability of 18 games must be the same.
+    shutil.copytree(
+        ROOT / "src" / "mineproof",
+        tmp_path / "mineproof",
+        ignore=shutil.ignore_patterns("*.so", "__pycache__"),
+    )
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    pure = subprocess.run(
+        [sys.executable, "-S", "-c", _GAMES], capture_output=True, text=True, env=env, check=True
+    )
+    here = subprocess.run(
+        [sys.executable, "-c", _GAMES],
+        capture_output=True,
+        text=True,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+        check=True,
+    )
+    python, imported = json.loads(pure.stdout), json.loads(here.stdout)
+    assert python["counting"].endswith(".py")
+    if os.environ.get("CI"):
+        assert imported["counting"].endswith(".so")
+    assert len(python["games"]) == 18
+    assert python["games"] == imported["games"]
