@@ -30,9 +30,14 @@ with open(ROOT / "pyproject.toml", "rb") as f:
     COMPILED: list[str] = tomllib.load(f)["tool"]["mineproof"]["compiled"]
 
 
+def _source(name: str) -> Path:
+    """Return the source file of module ``name``."""
+    return ROOT / "src" / (name.replace(".", "/") + ".py")
+
+
 def test_the_list_names_real_modules() -> None:
     for name in COMPILED:
-        assert (ROOT / "src" / (name.replace(".", "/") + ".py")).is_file(), name
+        assert _source(name).is_file(), name
 
 
 @pytest.mark.parametrize("name", COMPILED)
@@ -40,7 +45,7 @@ def test_compiled_module_is_current(name: str) -> None:
     module = importlib.import_module(name)
     assert module.__file__ is not None
     path = Path(module.__file__)
-    source = ROOT / "src" / (name.replace(".", "/") + ".py")
+    source = _source(name)
     if path.suffix == ".py":
         assert not os.environ.get("CI"), f"{name} runs as Python: the build did not compile it"
         assert path.resolve() == source.resolve()
@@ -54,7 +59,7 @@ def test_compiled_module_is_current(name: str) -> None:
 
 @pytest.mark.parametrize("name", COMPILED)
 def test_docstring_examples_hold_for_the_module_as_imported(name: str) -> None:
-    source = ROOT / "src" / (name.replace(".", "/") + ".py")
+    source = _source(name)
     spec = importlib.util.spec_from_file_location(f"_source_of_{name}", source)
     assert spec is not None and spec.loader is not None
     text = importlib.util.module_from_spec(spec)
@@ -72,11 +77,11 @@ def test_docstring_examples_hold_for_the_module_as_imported(name: str) -> None:
 
 
 _GAMES = """
-import json, random, sys
+import json, sys
 from mineproof.board import Board
 from mineproof.play import game_rng, play_game
 out = []
-for level, (w, h, m), games in (("beginner", (9, 9, 10), 6), ("expert", (30, 16, 99), 3)):
+for (w, h, m), games in (((9, 9, 10), 6), ((30, 16, 99), 3)):
     for i in range(games):
         for rules in ("classic", "modern"):
             record = {}

@@ -314,6 +314,18 @@ def component_counts(clues: list[Clue], cap: int) -> list[tuple[list[int], Compo
     return out
 
 
+def _with_outside(full: list[int], u: int, left: int) -> tuple[list[int], int]:
+    """Return ``(rest, total)`` for the clues' arrangements ``full`` (``full[j]``: those with
+    ``j`` mines): ``rest[j]``, the ways to place the other ``left - j`` mines on the ``u`` cells
+    no clue touches, and the number of arrangements of the whole. Raises
+    :class:`Contradiction` when there is none."""
+    rest = _binomials_down(u, left, len(full))
+    total = sum(p * r for p, r in zip(full, rest, strict=True))
+    if total == 0:
+        raise Contradiction(())
+    return rest, total
+
+
 def _combine(clues: list[Clue], outside: int, left: int) -> tuple[int, int, list[tuple[int, int]]]:
     """Count the arrangements of ``left`` mines over the clues' cells and ``outside`` cells.
 
@@ -333,11 +345,7 @@ def _combine(clues: list[Clue], outside: int, left: int) -> tuple[int, int, list
     for c in range(n - 1, -1, -1):
         suffix[c] = _mul(suffix[c + 1], comps[c][1].weights, left)
     full = prefix[n]
-    # rest[j]: the ways to place the other left - j mines on the u cells no clue touches.
-    rest = _binomials_down(u, left, len(full))
-    total = sum(p * r for p, r in zip(full, rest, strict=True))
-    if total == 0:
-        raise Contradiction(())
+    rest, total = _with_outside(full, u, left)
     # C(u - 1, m - 1) = C(u, m) * m / u: the placements with a given outside cell mined.
     per_outside = (
         sum(p * r * (left - k) for k, (p, r) in enumerate(zip(full, rest, strict=True))) // u
@@ -396,13 +404,7 @@ def count_total(unknown: int, mines: int, clues: list[Clue]) -> int:
     full = [1]
     for _, cc in component_counts(clues, left):
         full = _mul(full, cc.weights, left)
-    total = sum(
-        p * r
-        for p, r in zip(full, _binomials_down(outside.bit_count(), left, len(full)), strict=True)
-    )
-    if total == 0:
-        raise Contradiction(())
-    return total
+    return _with_outside(full, outside.bit_count(), left)[1]
 
 
 def count_constraints(unknown: int, mines: int, clues: list[Clue]) -> Counts:
