@@ -38,6 +38,8 @@ class Bitboard:
         first = sum(1 << y * width for y in range(height))
         self.not_first = full & ~first
         self.not_last = full & ~(first << width - 1)
+        self._first = first
+        self._columns: dict[int, int] = {}
 
     def count(self, mask: int) -> Planes:
         """Return, per cell, how many of its neighbours are in ``mask`` (bits outside the board
@@ -66,6 +68,26 @@ class Bitboard:
     def equal(a: Planes, b: Planes, where: int) -> int:
         """Return the cells of ``where`` whose counts in ``a`` and ``b`` are equal."""
         return where & ~(a[0] ^ b[0] | a[1] ^ b[1] | a[2] ^ b[2] | a[3] ^ b[3])
+
+    def at(self, mask: int, dx: int, dy: int) -> int:
+        """Return the cells whose cell ``dx`` columns right and ``dy`` rows down is on the board
+        and in ``mask``.
+
+        >>> grid = Bitboard(3, 2)
+        >>> bin(grid.at(1 << 4, 1, 1))  # (1, 1) is down-right of (0, 0)
+        '0b1'
+        >>> bin(grid.at(1 << 3, 1, 0))  # (0, 1) is right of no cell: rows do not wrap
+        '0b0'
+        """
+        columns = self._columns.get(dx)
+        if columns is None:
+            columns = 0
+            for x in range(max(0, -dx), min(self.width, self.width - dx)):
+                columns |= self._first << x
+            self._columns[dx] = columns
+        d = dy * self.width + dx
+        moved = mask >> d if d >= 0 else mask << -d
+        return moved & columns & self.full
 
     def dilate(self, mask: int) -> int:
         """Return ``mask`` with every neighbour of its cells added."""

@@ -210,11 +210,12 @@ def test_summaries_render(lang: str) -> None:
     assert "{" not in grade_text(True, 3, {1: 20, 2: 4, 3: 1}, lang)
     assert "{" not in grade_text(False, 0, {}, lang)
     assert "12%" in guess_text([(0, 0), (2, 3)], "12%", lang)
-    for reason in ("fifty-fifty", "endgame", "pseudo-fifty-fifty", "opening", "lookahead"):
+    reasons = ("fifty-fifty", "endgame", "region", "pseudo-fifty-fifty", "opening", "lookahead")
+    for reason in reasons:
         text = best_guess_text((27, 3), reason, "12%", "64%", lang)
         assert "AB4" in text and "{" not in text
         assert ("12%" in text) == (reason != "fifty-fifty")
-        assert ("64%" in text) == (reason == "endgame")
+        assert ("64%" in text) == (reason in ("endgame", "region"))
     with pytest.raises(ValueError, match="unknown reason"):
         best_guess_text((0, 0), "luck", "12%", None, lang)
 

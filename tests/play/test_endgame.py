@@ -12,7 +12,7 @@ from mineproof.analysis.constraints import constraints_of
 from mineproof.board import iter_bits
 from mineproof.explain import hint
 from mineproof.play.endgame import EndgameSearch, arrangements
-from mineproof.play.player import _endgame, best_guess
+from mineproof.play.player import _endgame, best_guess, isolated_region
 from mineproof.position import Position
 
 from .oracle import optimal
@@ -120,3 +120,54 @@ def test_search_gives_up_past_its_budget(stuck_positions: StuckPositions) -> Non
     assert states is not None and len(states) > 1
     search = EndgameSearch(position.board.neighbour_masks(), iter_bits(cons.unknown), 0)
     assert search.best_cell(tuple(states)) is None
+
+
+def test_a_closed_regions_best_cell_is_a_best_first_move(stuck_positions: StuckPositions) -> None:
+    checked = 0
+    for position in stuck_positions(200, 6, 5, 6, 12):
+        analysis = analyze(position, trust_flags=True)
+        found = isolated_region(analysis)
+        if found is None:
+            continue
+        chances = optimal(position)
+        cell, win = found
+        best = max(chances.values())
+        assert chances[cell] == pytest.approx(best), position
+        # The region alone is cleared at least as often as the whole game is won.
+        assert win >= best - 1e-9, position
+        checked += 1
+    assert checked >= 10
+
+
+def test_the_player_solves_a_closed_region_before_the_rest() -> None:
+    # Expert game 49 of seed 1: J12, J13, J15 and J16 hold two mines in two ways that no cell
+    # outside them can tell apart, while millions of arrangements remain elsewhere.
+    position = Position.parse(EXPERT_REGION)
+    analysis = analyze(position, trust_flags=True)
+    assert analysis.arrangements > 200  # the end game's exact search does not apply
+    guess = best_guess(analysis)
+    assert guess.reason == "region" and guess.win == pytest.approx(0.5)
+    assert position.board.xy(guess.cell) in {(9, 11), (9, 12), (9, 14), (9, 15)}
+
+
+EXPERT_REGION = "\n".join(
+    [
+        "30x16x99",
+        "13HH21001H11122H10111000012H10",
+        "2HH6H2113332H2H2212H100001H210",
+        "H4H4H32H2HH213221H212111232100",
+        "121213H4333323H211112H22HH2100",
+        "001112H3H23HH4H31101H3H223H211",
+        "002H211212HH5H32H10112110123H1",
+        "002H200001235H4222110111112H32",
+        "001110000002HH3H11H112H11H33HH",
+        "111111011113H54222212H4323HHHH",
+        "2H11H102H43H4HH33H312HH2H2HHHH",
+        "H3211113HHH23HHHHHH22333232HHH",
+        "2H10112H4H3224HHHHHHHHHHHHHHHH",
+        "11101H223H11H2H3H33H32112HHHHH",
+        "00001111H21112133H22H1001HHHHH",
+        "000000012H1001H2H211111234HHHH",
+        "000000001H1001H21100001HHHHHHH",
+    ]
+)

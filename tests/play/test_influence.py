@@ -10,49 +10,67 @@ import pytest
 from mineproof.analysis import analyze
 from mineproof.analysis.constraints import constraints_of
 from mineproof.board import iter_bits
-from mineproof.play.influence import WEIGHT, influence, influence_factor
+from mineproof.play.config import DEFAULT
+from mineproof.play.influence import WEIGHT, board_influence, influence, influence_factor
+from mineproof.play.lookahead import Lookahead
+from mineproof.play.player import _influenced
 from mineproof.position import Position
 
 # The conftest fixture: (count, width, height, mines, most covered) -> positions.
 StuckPositions = Callable[[int, int, int, int, int], list[Position]]
 
 
+class Brute:
+    """A position's arrangements, listed, and the 50/50s in waiting counted over them."""
+
+    def __init__(self, position: Position) -> None:
+        self.position = position
+        self.board = position.board
+        self.masks = self.board.neighbour_masks()
+        cons = constraints_of(position, trust_flags=True)
+        self.unknown = cons.unknown
+        self.fits = [
+            m
+            for chosen in combinations(iter_bits(cons.unknown), cons.mines)
+            if all(
+                ((m := sum(1 << c for c in chosen)) & clue.mask).bit_count() == clue.mines
+                for clue in cons.clues
+            )
+        ]
+        # A cell proven a mine by the analysis is known too.
+        every = ~0
+        for m in self.fits:
+            every &= m
+        known = position.flag_mask | (every & cons.unknown if self.fits else 0)
+        self.hidden = position.covered_mask & ~known
+
+    def waiting(self, mines: int, safe: int, most: int) -> tuple[int, int] | None:
+        """Return (arrangements with ``mines`` mined, ``safe`` safe and every decider a mine,
+        the deciders not yet known), where the deciders are the cells that see exactly one
+        cell of the group; None when the group is no 50/50 in waiting with at most ``most``
+        unknown deciders."""
+        cells = mines | safe
+        deciders = 0
+        for c in iter_bits(self.board.full_mask & ~cells):
+            if (self.masks[c] & cells).bit_count() == 1:
+                deciders |= 1 << c
+        if deciders & ~self.position.covered_mask:
+            return None  # an opened cell tells the two ways apart
+        missing = deciders & self.hidden
+        if missing.bit_count() > most or cells & ~self.hidden:
+            return None
+        need = mines | missing
+        return sum(1 for m in self.fits if m & need == need and not m & safe), missing
+
+    def mines(self, cell: int) -> int:
+        """Return the arrangements with a mine in ``cell``."""
+        return sum(1 for m in self.fits if m >> cell & 1)
+
+
 def brute_influence(position: Position, cell: int) -> int:
     """The influence of ``cell`` from its definition, over every arrangement listed."""
+    brute = Brute(position)
     board = position.board
-    masks = board.neighbour_masks()
-    cons = constraints_of(position, trust_flags=True)
-    known = position.flag_mask
-    fits = [
-        m
-        for chosen in combinations(iter_bits(cons.unknown), cons.mines)
-        if all(
-            ((m := sum(1 << c for c in chosen)) & clue.mask).bit_count() == clue.mines
-            for clue in cons.clues
-        )
-    ]
-    # A cell proven a mine by the analysis is known too.
-    every = ~0
-    for m in fits:
-        every &= m
-    known |= every & cons.unknown if fits else 0
-    hidden = position.covered_mask & ~known
-
-    def waiting(mines: int, safe: int, cells: int) -> int:
-        """Arrangements with ``mines`` mined, ``safe`` safe and every decider a mine, where the
-        deciders are the cells that see exactly one cell of ``cells``."""
-        deciders = 0
-        for c in iter_bits(board.full_mask & ~cells):
-            if (masks[c] & cells).bit_count() == 1:
-                deciders |= 1 << c
-        if deciders & ~position.covered_mask:
-            return 0  # an opened cell tells the two ways apart
-        missing = deciders & hidden
-        if missing.bit_count() > 3 or (mines | safe) & ~hidden:
-            return 0
-        need = mines | missing
-        return sum(1 for m in fits if m & need == need & cons.unknown and not m & safe)
-
     x, y = board.xy(cell)
     total = 0
     for (ax, ay), (bx, by) in (
@@ -65,22 +83,46 @@ def brute_influence(position: Position, cell: int) -> int:
             continue
         if max(ay, by) >= board.height:
             continue
-        a, b = board.index(ax, ay), board.index(bx, by)
-        if hidden >> a & 1 and hidden >> b & 1:
-            total += waiting(1 << a, 1 << b, 1 << a | 1 << b)
+        found = brute.waiting(1 << board.index(ax, ay), 1 << board.index(bx, by), 3)
+        total += found[0] if found else 0
     boxes = [0]
     for bx, by in ((x, y), (x - 1, y), (x, y - 1), (x - 1, y - 1)):
         if not (0 <= bx < board.width - 1 and 0 <= by < board.height - 1):
             continue
         tl, tr = board.index(bx, by), board.index(bx + 1, by)
         bl, br = board.index(bx, by + 1), board.index(bx + 1, by + 1)
-        block = 1 << tl | 1 << tr | 1 << bl | 1 << br
-        if block & ~hidden:
-            continue
-        boxes.append(waiting(1 << tl | 1 << br, 1 << tr | 1 << bl, block))
+        found = brute.waiting(1 << tl | 1 << br, 1 << tr | 1 << bl, 3)
+        boxes.append(found[0] if found else 0)
     total += max(boxes)
-    mine = sum(1 for m in fits if m >> cell & 1)
-    return min(total, mine, len(fits) - mine)
+    mine = brute.mines(cell)
+    return min(total, mine, len(brute.fits) - mine)
+
+
+def brute_board_influence(position: Position) -> dict[int, int]:
+    """The scan of the whole board from its definition: every row or column pair with at most
+    one unknown decider and every 2x2 block with at most two, in more than 1/40 of the
+    arrangements, adds its count to its cells and its unknown deciders."""
+    brute = Brute(position)
+    board = position.board
+    tally: dict[int, int] = {}
+    for y in range(board.height):
+        for x in range(board.width):
+            groups = []
+            if x + 1 < board.width:
+                groups.append((1 << board.index(x, y), 1 << board.index(x + 1, y), 1))
+            if y + 1 < board.height:
+                groups.append((1 << board.index(x, y), 1 << board.index(x, y + 1), 1))
+            if x + 1 < board.width and y + 1 < board.height:
+                diagonal = 1 << board.index(x, y) | 1 << board.index(x + 1, y + 1)
+                other = 1 << board.index(x + 1, y) | 1 << board.index(x, y + 1)
+                groups.append((diagonal, other, 2))
+            for mines, safe, most in groups:
+                found = brute.waiting(mines, safe, most)
+                if found is None or 40 * found[0] <= len(brute.fits):
+                    continue
+                for c in iter_bits(mines | safe | found[1]):
+                    tally[c] = tally.get(c, 0) + found[0]
+    return tally
 
 
 def test_influence_counts_like_brute_force(stuck_positions: StuckPositions) -> None:
@@ -95,3 +137,36 @@ def test_influence_counts_like_brute_force(stuck_positions: StuckPositions) -> N
             safe = analysis.arrangements - analysis.mine_counts[cell]
             assert influence_factor(analysis, cell, got) == pytest.approx(1 + WEIGHT * got / safe)
     assert seen  # some cells did sit in a 50/50 in waiting
+
+
+@pytest.mark.parametrize(("w", "h", "mines"), [(5, 5, 5), (6, 4, 6)])
+def test_board_influence_counts_like_brute_force(
+    stuck_positions: StuckPositions, w: int, h: int, mines: int
+) -> None:
+    weighed = 0
+    for position in stuck_positions(12, w, h, mines, 25):
+        analysis = analyze(position, trust_flags=True)
+        cons = constraints_of(position, trust_flags=True)
+        got = board_influence(analysis, cons, {})
+        assert got == brute_board_influence(position), position
+        weighed += len(got)
+    assert weighed  # some cells did sit in a likely 50/50 in waiting
+
+
+def test_the_cells_the_scan_adds_to_the_candidates(stuck_positions: StuckPositions) -> None:
+    added = 0
+    for position in stuck_positions(12, 6, 4, 6, 25):
+        analysis = analyze(position, trust_flags=True)
+        total = analysis.arrangements
+        counts = analysis.mine_counts
+        most_safe = total - min(n for n in counts if n >= 0)
+        tally = brute_board_influence(position)
+        expected = [
+            c
+            for c in sorted(tally)
+            if 0 < counts[c] < total
+            and (total - counts[c] + tally[c]) / most_safe > DEFAULT.cut_off
+        ]
+        assert _influenced(analysis, Lookahead(analysis), [], DEFAULT) == expected, position
+        added += len(expected)
+    assert added

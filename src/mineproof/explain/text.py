@@ -731,8 +731,8 @@ def best_guess_text(
 ) -> str:
     """Return why the ``best`` strategy would open ``cell`` (mine probability ``probability``):
     ``reason`` is ``fifty-fifty``, ``endgame`` (``win``: its chance to win the game),
-    ``pseudo-fifty-fifty``, ``opening`` or ``lookahead``. Raises ``ValueError`` for another
-    reason."""
+    ``region`` (``win``: its chance to clear the region), ``pseudo-fifty-fifty``, ``opening``
+    or ``lookahead``. Raises ``ValueError`` for another reason."""
     t = translations(lang)
     name = cell_name(*cell)
     if reason == "fifty-fifty":
@@ -746,6 +746,14 @@ def best_guess_text(
             "The best guess is {cell}, with a mine probability of {p}: an exact search of the "
             "rest of the game shows that opening it first wins {win} of the time, more than "
             "any other cell."
+        ).format(cell=name, p=probability, win=win)
+    if reason == "region":
+        return t.gettext(
+            "The best guess is {cell}, with a mine probability of {p}: it lies in a closed "
+            "region that no cell outside can ever tell anything about, so the region must be "
+            "solved on its own some time. An exact search of the region shows that opening "
+            "this cell first clears it {win} of the time, more than any other cell; solved "
+            "now, it leaves the rest of the game simpler."
         ).format(cell=name, p=probability, win=win)
     if reason == "pseudo-fifty-fifty":
         return t.gettext(

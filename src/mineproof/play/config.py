@@ -23,7 +23,11 @@ class GuessConfig:
     of arrangements that search may make; ``pseudo``: take a pseudo 50/50 (a cell that is
     safe or the mine of a 50/50 no number can decide) before weighing other guesses (see
     :mod:`mineproof.play.pseudo`); ``opening_corner``: while only corners' numbers are open,
-    open another corner (see :func:`~mineproof.play.player.opening_corner`).
+    open another corner (see :func:`~mineproof.play.player.opening_corner`); ``influenced``:
+    also weigh the cells below the cut-off whose long-term risk could lift them above the best
+    candidate (see :func:`~mineproof.play.player._influenced`); ``regions``: play first the
+    best cell of a region no cell outside it can ever decide (see
+    :func:`~mineproof.play.player.isolated_region`).
     """
 
     cut_off: float = 0.9
@@ -33,6 +37,8 @@ class GuessConfig:
     endgame_budget: int = 20_000
     pseudo: bool = True
     opening_corner: bool = True
+    influenced: bool = True
+    regions: bool = True
 
     @classmethod
     def parse(cls, text: str) -> GuessConfig:

@@ -19,7 +19,7 @@ from itertools import combinations
 from mineproof.analysis.constraints import Clue
 from mineproof.board import iter_bits
 
-__all__ = ["EndgameSearch", "arrangements"]
+__all__ = ["EndgameSearch", "arrangements", "isolated_regions"]
 
 
 class _OverBudget(Exception):
@@ -93,11 +93,54 @@ def arrangements(unknown: int, mines: int, clues: Sequence[Clue], limit: int) ->
     return found
 
 
+def isolated_regions(unknown: int, clues: Sequence[Clue], masks: Sequence[int]) -> list[int]:
+    """Return the regions of cells that the clues link together and that no other cell of
+    ``unknown`` borders, as masks, smallest first (the lowest mask among equals).
+
+    Such a region's mines can never be told apart by a cell outside it: whatever is opened
+    elsewhere, it is won or lost by the moves made inside it. ``clues`` are reduced to
+    ``unknown`` cells; ``masks`` are the board's neighbour masks.
+
+    >>> from mineproof.board import Board
+    >>> masks = Board(4, 1).neighbour_masks()  # a row: cells 0 1 2 3
+    >>> isolated_regions(0b1011, [Clue(2, 0b1010, 1)], masks)  # cell 0 borders cell 1
+    []
+    >>> isolated_regions(0b1010, [Clue(2, 0b1010, 1)], masks)
+    [10]
+    """
+    regions: list[int] = []
+    for clue in clues:
+        joined = clue.mask
+        apart = []
+        for region in regions:
+            if region & joined:
+                joined |= region
+            else:
+                apart.append(region)
+        apart.append(joined)
+        regions = apart
+    alone = []
+    for region in regions:
+        near = 0
+        for c in iter_bits(region):
+            near |= masks[c]
+        if not near & unknown & ~region:
+            alone.append(region)
+    alone.sort(key=lambda r: (r.bit_count(), r))
+    return alone
+
+
 class EndgameSearch:
     """The exact search over a list of arrangements on a board's neighbourhoods.
 
     ``masks[c]`` is the neighbour mask of cell ``c``; ``cells`` the unknown cells that may be
     opened; ``budget`` the number of (set, cell) evaluations allowed.
+
+    A set of arrangements is a bitmask over their positions in the list given to
+    :meth:`best_cell`, so that opening a cell splits a set with one AND per number it can
+    show (the arrangements where the cell is safe and shows that number are listed once per
+    search), and a set is remembered by an int. Wins are counted in arrangements, as
+    integers: the comparisons between cells are exact.
     """
 
     def __init__(self, masks: Sequence[int], cells: list[int], budget: int) -> None:
@@ -105,81 +148,134 @@ class EndgameSearch:
         self.masks = masks
         self.cells = cells
         self.budget = budget
-        self.memo: dict[tuple[int, ...], float] = {}
+        self.memo: dict[int, int] = {}
+        self._mines: list[int] = []  # per cell: the arrangements where it is a mine
+        self._shows: list[list[int]] = []  # per cell: where it is safe, one set per number
+        self._ranks: dict[int, list[tuple[int, int]]] = {}  # per set: its cells, ranked
 
-    def _split(self, states: tuple[int, ...], cell: int) -> list[tuple[int, ...]]:
-        """Return the arrangements where ``cell`` is safe, grouped by the number it shows."""
-        self.budget -= 1
-        if self.budget < 0:
-            raise _OverBudget
-        near = self.masks[cell]
-        groups: dict[int, list[int]] = {}
-        bit = 1 << cell
-        for m in states:
-            if not m & bit:
-                groups.setdefault((m & near).bit_count(), []).append(m)
-        return [tuple(g) for g in groups.values()]
+    def _prepare(self, states: Sequence[int]) -> None:
+        """List, for every cell, the arrangements where it is a mine and, where it is safe,
+        those that show each number (in the order the numbers first appear)."""
+        self.memo = {}
+        self._ranks = {}
+        self._mines = []
+        self._shows = []
+        for c in self.cells:
+            bit = 1 << c
+            near = self.masks[c]
+            mines = 0
+            shows: dict[int, int] = {}
+            for i, m in enumerate(states):
+                if m & bit:
+                    mines |= 1 << i
+                else:
+                    v = (m & near).bit_count()
+                    shows[v] = shows.get(v, 0) | 1 << i
+            self._mines.append(mines)
+            self._shows.append(list(shows.values()))
 
-    def _ranked(self, states: tuple[int, ...]) -> list[tuple[int, int]]:
-        """Return ``(safe arrangements, cell)`` for the cells worth opening, safest first.
+    def _ranked(self, states: int) -> list[tuple[int, int]]:
+        """Return ``(safe arrangements, cell's position in cells)`` for the cells worth opening
+        on the set ``states``, safest first (remembered per set).
 
         A cell that is a mine in every arrangement is left out, and so is one that is safe in
         every arrangement and shows the same number in each (opening it tells nothing).
         """
-        union = 0
-        common = -1
-        for m in states:
-            union |= m
-            common &= m
+        out = self._ranks.get(states)
+        if out is not None:
+            return out
+        n = states.bit_count()
         out = []
-        n = len(states)
-        for c in self.cells:
-            bit = 1 << c
-            if common & bit:
+        for j, mines in enumerate(self._mines):
+            mined = states & mines
+            if mined == states:
                 continue
-            if not union & bit:
-                near = self.masks[c]
-                first = (states[0] & near).bit_count()
-                if all((m & near).bit_count() == first for m in states):
-                    continue
-                out.append((n, c))
-            else:
-                out.append((sum(1 for m in states if not m & bit), c))
-        out.sort(key=lambda t: (-t[0], t[1]))
+            if not mined and any(states & shown == states for shown in self._shows[j]):
+                continue
+            out.append((n - mined.bit_count(), j))
+        out.sort(key=lambda t: (-t[0], self.cells[t[1]]))
+        self._ranks[states] = out
         return out
 
-    def chance(self, states: tuple[int, ...]) -> float:
-        """Return the chance to win from these arrangements (equally likely) with best play."""
-        if len(states) == 1:
-            return 1.0
+    def _most(self, states: int) -> int:
+        """Return at least :meth:`_wins` of ``states`` without searching: the known value, or
+        the safe arrangements of its safest cell (the first move must survive)."""
+        if not states & (states - 1):
+            return 1
         got = self.memo.get(states)
         if got is not None:
             return got
-        n = len(states)
-        best = 0.0
-        for safe, c in self._ranked(states):
-            if safe / n <= best + 1e-12:
+        return self._ranked(states)[0][0]
+
+    def _opened(self, states: int, j: int, best: int) -> int:
+        """Return the arrangements of ``states`` won with best play after opening cell ``j``
+        (by its position in cells) when that beats ``best``; otherwise a number at most
+        ``best`` (the search of a cell stops as soon as it cannot beat it)."""
+        self.budget -= 1
+        if self.budget < 0:
+            raise _OverBudget
+        parts = [part for shown in self._shows[j] if (part := states & shown)]
+        most = [self._most(part) for part in parts]
+        room = sum(most)
+        if room <= best:
+            return room
+        won = 0
+        for part, bound in zip(parts, most, strict=True):
+            room -= bound
+            won += self._wins(part)
+            if won + room <= best:
+                return won + room
+        return won
+
+    def _wins(self, states: int) -> int:
+        """Return how many arrangements of the set ``states`` best play wins."""
+        rest = states & (states - 1)
+        if not rest:
+            return 1  # one arrangement left: every mine is known
+        got = self.memo.get(states)
+        if got is not None:
+            return got
+        if not rest & (rest - 1):
+            got = self.memo[states] = self._pair(states)
+            return got
+        best = 0
+        for safe, j in self._ranked(states):
+            if safe <= best:
                 break
-            value = sum(len(g) * self.chance(g) for g in self._split(states, c)) / n
-            if value > best:
-                best = value
+            won = self._opened(states, j, best)
+            if won > best:
+                best = won
         self.memo[states] = best
         return best
+
+    def _pair(self, states: int) -> int:
+        """Return :meth:`_wins` of a set of two arrangements: both when a cell safe in both
+        shows two numbers, otherwise one (open a cell that is a mine in only one of them)."""
+        self.budget -= 1
+        if self.budget < 0:
+            raise _OverBudget
+        for j, mines in enumerate(self._mines):
+            if not states & mines and all(states & shown != states for shown in self._shows[j]):
+                return 2
+        return 1
 
     def best_cell(self, states: tuple[int, ...]) -> tuple[int, float] | None:
         """Return the cell that wins most often from ``states`` and its chance to win.
 
-        Among equals, the safest and then the lowest-index cell; None when the budget runs out.
+        ``states`` are the arrangements, equally likely, as masks of mines. Among equals, the
+        safest and then the lowest-index cell; None when the budget runs out.
         """
         n = len(states)
-        best: tuple[int, float] | None = None
+        self._prepare(states)
+        every = (1 << n) - 1
+        best: tuple[int, int] | None = None
         try:
-            for safe, c in self._ranked(states):
-                if best is not None and safe / n <= best[1] + 1e-12:
+            for safe, j in self._ranked(every):
+                if best is not None and safe <= best[1]:
                     break
-                value = sum(len(g) * self.chance(g) for g in self._split(states, c)) / n
-                if best is None or value > best[1] + 1e-12:
-                    best = (c, value)
+                won = self._opened(every, j, -1 if best is None else best[1])
+                if best is None or won > best[1]:
+                    best = (self.cells[j], won)
         except _OverBudget:
             return None
-        return best
+        return None if best is None else (best[0], best[1] / n)

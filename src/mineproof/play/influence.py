@@ -15,21 +15,34 @@ diagonal, its safe cells on the other), each with every unknown decider a mine; 
 more than three unknown deciders, or a block with more than three, is left out (it is then
 too unlikely). The total is capped at the cell's arrangements with a mine, and at those
 without, as JSMinesweeper caps it.
+
+Which cells are worth that weighing? :func:`board_influence` scans the whole board once per
+position for the likelier 50/50s in waiting (JSMinesweeper's ``getInfluencedTiles``): a cell
+below the cut-off of the look-ahead's candidates may be lifted above it by them. A sieve on
+the board's bitmasks (every pair and block at once) leaves a few dozen groups to count, and
+the groups no clue sees share their counts, so the scan costs a few per cent of a guess.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from mineproof.analysis import Analysis
 from mineproof.analysis.constraints import Constraints
+from mineproof.bitboard import Bitboard, bitboard, iter_bits
 from mineproof.play.pseudo import count_fixed, deciders
 
-__all__ = ["WEIGHT", "influence", "influence_factor"]
+__all__ = ["WEIGHT", "board_influence", "influence", "influence_factor"]
 
 WEIGHT = 0.9
 """How much a safe arrangement that a 50/50 weighs on counts, on top of counting as safe."""
 
 _PAIR_DECIDERS = 3  # at most this many unknown deciders around a 2-cell 50/50
 _BOX_DECIDERS = 3  # and around a 2x2 one
+_SCAN_PAIR_DECIDERS = 1  # in the scan of the whole board (board_influence), at most one
+_SCAN_BOX_DECIDERS = 2  # and two
+_SCAN_SHARE = 40  # a 50/50 weighs in that scan when in more than 1/40 of the arrangements
 
 
 def influence(
@@ -45,37 +58,15 @@ def influence(
     position, remembers each group's count by its (mined, safe) cells. Raises
     :class:`~mineproof.analysis.CountTooLarge` past the counting budget in force.
     """
-    position = analysis.position
-    board = position.board
+    board = analysis.position.board
     w = board.width
-    masks = board.neighbour_masks()
-    known = analysis.mine_mask | position.flag_mask
-    hidden = position.covered_mask & ~known
-    opened = board.full_mask & ~position.covered_mask
-
-    def group(mines: int, safe: int, most: int) -> tuple[int, int] | None:
-        """Return the cells that are mines (``mines`` and every unknown decider) and those that
-        are safe in the group's 50/50 in waiting; None when a cell of the group is not hidden,
-        a decider is opened, or more than ``most`` deciders are unknown (or more than the
-        mines left)."""
-        if (mines | safe) & ~hidden:
-            return None
-        around = deciders(masks, mines | safe)
-        if around & opened:
-            return None
-        missing = around & ~known
-        if missing.bit_count() > most or (missing | mines).bit_count() > cons.mines:
-            return None
-        return missing | mines, safe
+    group = _Cells.of(analysis, cons).waiting
+    memo: dict[tuple[int, int], int] = {} if known_groups is None else known_groups
+    seen = clue_cells(cons)
 
     def count(found: tuple[int, int]) -> int:
-        """Return the group's count, remembered in ``known_groups``."""
-        if known_groups is None:
-            return count_fixed(cons, *found)
-        n = known_groups.get(found)
-        if n is None:
-            n = known_groups[found] = count_fixed(cons, *found)
-        return n
+        """Return the group's count, remembered in ``memo``."""
+        return group_count(cons, seen, found, memo)
 
     x, y = board.xy(cell)
     here = 1 << cell
@@ -103,6 +94,161 @@ def influence(
     cap = min(mine, analysis.arrangements - mine)
     risk = sum(count(g) for g in pairs) + max((count(g) for g in blocks), default=0)
     return min(risk, cap)
+
+
+def board_influence(
+    analysis: Analysis, cons: Constraints, known_groups: dict[tuple[int, int], int]
+) -> dict[int, int]:
+    """Return the cells the likelier 50/50s in waiting of the whole board weigh on, each with
+    the arrangements of those 50/50s (summed over them).
+
+    The scan JSMinesweeper makes to find the cells worth weighing for their long-term risk: every
+    pair with at most one unknown decider and every 2x2 block with at most two, whose 50/50 is
+    in more than 1/40 of the arrangements; its count goes to each of its cells and to each
+    unknown decider (the mines that would close it). ``cons`` are the constraints of
+    ``analysis``'s position with flags trusted; ``known_groups`` remembers each group's count
+    as :func:`influence` does. Raises :class:`~mineproof.analysis.CountTooLarge` past the
+    counting budget in force.
+    """
+    board = analysis.position.board
+    w = board.width
+    cells = _Cells.of(analysis, cons)
+    total = analysis.arrangements
+    seen = clue_cells(cons)
+    tally: dict[int, int] = {}
+
+    def weigh(mines: int, safe: int, most: int) -> None:
+        """Add the group's count to its cells when it is a likely 50/50 in waiting."""
+        found = cells.waiting(mines, safe, most)
+        if found is None:
+            return
+        n = group_count(cons, seen, found, known_groups)
+        if n * _SCAN_SHARE <= total:
+            return
+        for c in iter_bits(found[0] | found[1]):
+            tally[c] = tally.get(c, 0) + n
+
+    bits = bitboard(w, board.height)
+    row, column, block = _shapes(w)
+    scan = ((row, _SCAN_PAIR_DECIDERS), (column, _SCAN_PAIR_DECIDERS), (block, _SCAN_BOX_DECIDERS))
+    for shape, most in scan:
+        for t in iter_bits(_maybe_waiting(bits, cells.hidden, cells.opened, shape, most)):
+            weigh(shape.mines << t, shape.safe << t, most)
+    return tally
+
+
+def group_count(
+    cons: Constraints, seen: int, found: tuple[int, int], memo: dict[tuple[int, int], int]
+) -> int:
+    """Return the arrangements of ``cons`` with the cells of ``found[0]`` mines and those of
+    ``found[1]`` safe, remembered in ``memo``; ``seen`` holds the cells some clue sees.
+
+    When no clue sees any of those cells, the count depends only on how many there are of
+    each (the cells no clue sees are alike), so it is remembered under ``(-mines, -safe)``:
+    the scan of a board's edges then makes a handful of counts instead of one per block.
+    Raises :class:`~mineproof.analysis.CountTooLarge` past the counting budget in force.
+    """
+    mines, safe = found
+    key = found
+    if not (mines | safe) & seen:
+        key = (-mines.bit_count(), -safe.bit_count())
+    n = memo.get(key)
+    if n is None:
+        n = memo[key] = count_fixed(cons, mines, safe)
+    return n
+
+
+def clue_cells(cons: Constraints) -> int:
+    """Return the cells some clue of ``cons`` sees."""
+    seen = 0
+    for clue in cons.clues:
+        seen |= clue.mask
+    return seen
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """A pair or a 2x2 block by its top left cell: its cells and its deciders, as (dx, dy)
+    steps, and the masks of its mined and safe cells when its top left cell is cell 0."""
+
+    cells: tuple[tuple[int, int], ...]
+    around: tuple[tuple[int, int], ...]
+    mines: int
+    safe: int
+
+
+def _shapes(w: int) -> tuple[_Shape, _Shape, _Shape]:
+    """Return the row pair, the column pair and the 2x2 block on a board ``w`` wide."""
+    return (
+        _Shape(((0, 0), (1, 0)), ((-1, -1), (-1, 0), (-1, 1), (2, -1), (2, 0), (2, 1)), 1, 2),
+        _Shape(((0, 0), (0, 1)), ((-1, -1), (0, -1), (1, -1), (-1, 2), (0, 2), (1, 2)), 1, 1 << w),
+        _Shape(
+            ((0, 0), (1, 0), (0, 1), (1, 1)),
+            ((-1, -1), (2, -1), (-1, 2), (2, 2)),
+            1 | 1 << (w + 1),
+            2 | 1 << w,
+        ),
+    )
+
+
+def _maybe_waiting(bits: Bitboard, hidden: int, opened: int, shape: _Shape, most: int) -> int:
+    """Return the cells where ``shape`` may start a 50/50 in waiting, for every cell at once: all
+    its cells hidden, none of its deciders opened, at most ``most`` (1 or 2) of them hidden.
+    A quick sieve before :meth:`_Cells.waiting`, which decides each cell it lets through."""
+    ok = bits.full
+    for dx, dy in shape.cells:
+        ok &= bits.at(hidden, dx, dy)
+    one = two = three = 0  # the cells with at least one, two, three hidden deciders
+    for dx, dy in shape.around:
+        ok &= ~bits.at(opened, dx, dy)
+        step = bits.at(hidden, dx, dy)
+        three |= two & step
+        two |= one & step
+        one |= step
+    return ok & ~(two if most == 1 else three)
+
+
+@dataclass(frozen=True, slots=True)
+class _Cells:
+    """What a position shows of its cells, to find its 50/50s in waiting: the board's neighbour
+    ``masks``, the ``known`` mines (flagged or proven), the ``hidden`` cells (covered, not
+    known), the ``opened`` ones and the mines left among the unknown cells."""
+
+    masks: Sequence[int]
+    known: int
+    hidden: int
+    opened: int
+    mines_left: int
+
+    @classmethod
+    def of(cls, analysis: Analysis, cons: Constraints) -> _Cells:
+        """Return the cells of ``analysis``'s position (``cons``: its constraints, flags
+        trusted)."""
+        position = analysis.position
+        board = position.board
+        known = analysis.mine_mask | position.flag_mask
+        return cls(
+            board.neighbour_masks(),
+            known,
+            position.covered_mask & ~known,
+            board.full_mask & ~position.covered_mask,
+            cons.mines,
+        )
+
+    def waiting(self, mines: int, safe: int, most: int) -> tuple[int, int] | None:
+        """Return the cells that are mines (``mines`` and every unknown decider) and those
+        that are safe in a group's 50/50 in waiting; None when a cell of the group is not
+        hidden, a decider is opened, or more than ``most`` deciders are unknown, or the group
+        needs more mines than are left."""
+        if (mines | safe) & ~self.hidden:
+            return None
+        around = deciders(self.masks, mines | safe)
+        if around & self.opened:
+            return None
+        missing = around & ~self.known
+        if missing.bit_count() > most or (missing | mines).bit_count() > self.mines_left:
+            return None
+        return missing | mines, safe
 
 
 def influence_factor(analysis: Analysis, cell: int, risk: int) -> float:

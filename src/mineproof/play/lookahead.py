@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from mineproof.analysis import Analysis
 from mineproof.analysis.constraints import Clue, Contradiction, constraints_of, new_clue
 from mineproof.analysis.core import Counts, count_constraints
-from mineproof.play.influence import influence, influence_factor
+from mineproof.play.influence import board_influence, influence, influence_factor
 
 __all__ = ["Lookahead", "Score", "next_safety"]
 
@@ -113,6 +113,11 @@ class Lookahead:
         cells share are made once. Raises :class:`~mineproof.analysis.CountTooLarge` past the
         counting budget in force."""
         return influence(self.analysis, self.constraints, cell, self._groups)
+
+    def board_risk(self) -> dict[int, int]:
+        """Return :func:`~mineproof.play.influence.board_influence` of the position (its
+        counts shared with :meth:`risk`)."""
+        return board_influence(self.analysis, self.constraints, self._groups)
 
     def reveals(self, cell: int) -> Iterator[tuple[int, Counts]]:
         """Yield ``(number, counts)`` for every number ``cell`` can show if it is safe.

@@ -11,11 +11,14 @@ mine; when nothing is forced, the strategy picks a guess:
   of the position it gives is; it opens the cell with the best chance to survive both, leaving
   dead cells (that can show only one number) for last (see :mod:`mineproof.play.lookahead`).
   When at most 200 arrangements remain, it searches the rest of the game exactly and opens the
-  cell that wins most often (see :mod:`mineproof.play.endgame`). An isolated 50/50 (two cells
-  holding one mine that no number still to come can tell apart) is taken first: it must be
-  guessed some time, and a game lost on it is better lost before the work of the rest. So is,
-  past the end game, a pseudo 50/50: a cell that is either safe or the mine of such a pair (see
-  :mod:`mineproof.play.pseudo`).
+  cell that wins most often (see :mod:`mineproof.play.endgame`); the same search solves first
+  a closed region that no cell outside it can decide (see :func:`isolated_region`). An
+  isolated 50/50 (two cells holding one mine that no number still to come can tell apart) is
+  taken first: it must be guessed some time, and a game lost on it is better lost before the
+  work of the rest. So is, past the end game, a pseudo 50/50: a cell that is either safe or the
+  mine of such a pair (see :mod:`mineproof.play.pseudo`). The cells weighed one move ahead
+  include those that the likelier 50/50s in waiting of the board lift near the safest (see
+  :func:`_influenced`).
 """
 
 from __future__ import annotations
@@ -25,13 +28,13 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from mineproof.analysis import Analysis, CountTooLarge, analyze, counting_budget
-from mineproof.analysis.constraints import constraints_of
+from mineproof.analysis.constraints import condition, constraints_of
 from mineproof.board import Board, Layout, iter_bits
 from mineproof.formats import format_layout_text
 from mineproof.game import Game
 from mineproof.logic import one_clue_closure
 from mineproof.play.config import DEFAULT, GuessConfig
-from mineproof.play.endgame import EndgameSearch, arrangements
+from mineproof.play.endgame import EndgameSearch, arrangements, isolated_regions
 from mineproof.play.lookahead import Lookahead, Score
 from mineproof.play.pseudo import pseudo_fifty_fifty
 from mineproof.position import Position
@@ -225,9 +228,13 @@ def _endgame(analysis: Analysis, config: GuessConfig = DEFAULT) -> tuple[int, fl
     return search.best_cell(tuple(states))
 
 
-GuessReason = Literal["fifty-fifty", "endgame", "pseudo-fifty-fifty", "opening", "lookahead"]
+GuessReason = Literal[
+    "fifty-fifty", "endgame", "region", "pseudo-fifty-fifty", "opening", "lookahead"
+]
 """Why :func:`best_guess` chose its cell: an isolated 50/50 that must be guessed some time
-(taken now), the exact search of the end game (the cell that wins most often), a cell that is
+(taken now), the exact search of the end game (the cell that wins most often), the exact
+search of a closed region no cell outside can decide (its cell that clears it most often,
+taken now: see :func:`isolated_region`), a cell that is
 safe or the mine of a 50/50 no number can decide (taken now: it loses only where that coin was
 bound to come), a far corner while only corners' numbers are open (see
 :func:`opening_corner`), or the look one move ahead (the best chance to survive the guess and
@@ -237,7 +244,8 @@ the move after it)."""
 @dataclass(frozen=True, slots=True)
 class BestGuess:
     """The guess the ``best`` strategy makes: the cell, why, and for the end game the chance to
-    win the game from here with the best play (``None`` otherwise)."""
+    win the game from here with the best play, for a closed region the chance to clear the
+    region (``None`` otherwise)."""
 
     cell: int
     reason: GuessReason
@@ -250,12 +258,14 @@ def best_guess(
     """Return the guess with the best chance to survive it and the move after it.
 
     An isolated 50/50 first (see :func:`isolated_fifty_fifty`). When few cells remain, the cell
-    that wins most often, found by exact search. Then a pseudo 50/50 (see
+    that wins most often, found by exact search; then the cell that best clears a closed
+    region (see :func:`isolated_region`). Then a pseudo 50/50 (see
     :func:`~mineproof.play.pseudo.pseudo_fifty_fifty`). Otherwise each candidate (see
-    :func:`_candidates`) is weighed by :meth:`Lookahead.score`: living cells before dead ones,
-    then secondary safety, then progress and expected clears. ``analysis`` is of a position
-    where nothing is forced (flags trusted). Raises ``ValueError`` when no covered cell is left
-    and :class:`~mineproof.analysis.CountTooLarge` past ``work`` units of counting. ``config``
+    :func:`_candidates` and :func:`_influenced`) is weighed by :meth:`Lookahead.score`: living
+    cells before dead ones, then secondary safety, then progress and expected clears.
+    ``analysis`` is of a position where nothing is forced (flags trusted). Raises
+    ``ValueError`` when no covered cell is left and
+    :class:`~mineproof.analysis.CountTooLarge` past ``work`` units of counting. ``config``
     tunes the weighing (see :class:`~mineproof.play.config.GuessConfig`).
     """
     with counting_budget(work):
@@ -270,6 +280,10 @@ def _best_guess(analysis: Analysis, config: GuessConfig) -> BestGuess:
     exact = _endgame(analysis, config)
     if exact is not None:
         return BestGuess(exact[0], "endgame", exact[1])
+    if config.regions:
+        region = isolated_region(analysis, config)
+        if region is not None:
+            return BestGuess(region[0], "region", region[1])
     if config.opening_corner:
         corner = opening_corner(analysis)
         if corner is not None:
@@ -282,7 +296,8 @@ def _best_guess(analysis: Analysis, config: GuessConfig) -> BestGuess:
         raise ValueError("no covered cell is left to guess")
     look = Lookahead(analysis)
     best: Score | None = None
-    for cell in _candidates(analysis, look, config):
+    candidates = _candidates(analysis, look, config)
+    for cell in candidates:
         bound = best.weight if best is not None and not best.dead else -1.0
         score = look.score(cell, bound)
         if score.pruned:
@@ -290,7 +305,71 @@ def _best_guess(analysis: Analysis, config: GuessConfig) -> BestGuess:
         if best is None or score.key() > best.key():
             best = score
     assert best is not None
+    if config.influenced and not best.dead:
+        for cell in _influenced(analysis, look, candidates, config):
+            score = look.score(cell, best.weight)
+            if not score.pruned and score.key() > best.key():
+                best = score
     return BestGuess(best.cell, "lookahead")
+
+
+def _influenced(
+    analysis: Analysis, look: Lookahead, candidates: list[int], config: GuessConfig
+) -> list[int]:
+    """Return the cells outside ``candidates`` that the likelier 50/50s in waiting of the board
+    (:meth:`Lookahead.board_risk`) lift within ``config.cut_off`` of the best chance to be safe,
+    counting the arrangements of those 50/50s as safe (JSMinesweeper's ``getInfluencedTiles``),
+    in the order of their index."""
+    counts = analysis.mine_counts
+    total = analysis.arrangements
+    most_safe = total - min(n for n in counts if n >= 0)  # the safest cell's safe arrangements
+    taken = set(candidates)
+    return [
+        cell
+        for cell, risk in sorted(look.board_risk().items())
+        if cell not in taken
+        and 0 < counts[cell] < total
+        and (total - counts[cell] + risk) / most_safe > config.cut_off  # int / int: any size
+    ]
+
+
+def isolated_region(analysis: Analysis, config: GuessConfig = DEFAULT) -> tuple[int, float] | None:
+    """Return the cell that most often clears a region no cell outside it can decide, and that
+    chance, or None.
+
+    A region of unknown cells that clues link together, that no other unknown cell borders
+    and whose arrangements all hold the same number of mines (see
+    :func:`~mineproof.play.endgame.isolated_regions`) is independent of the rest of the
+    board: it must be played some time, the rest can tell nothing about it, and it tells
+    nothing about the rest. Its best move is found by the exact search over its own
+    arrangements (at most ``config.endgame_arrangements`` of them, within
+    ``config.endgame_budget``), which is affordable long before the whole board's is; played
+    now, the rest of the game has fewer arrangements, so the exact end game takes over
+    sooner. The smallest region that can be searched is taken; None when there is none.
+    """
+    position = analysis.position
+    cons = constraints_of(position, trust_flags=True)
+    found = analysis.mine_mask & cons.unknown
+    if found:
+        cons = condition(cons, found, 0)
+    masks = position.board.neighbour_masks()
+    limit = config.endgame_arrangements
+    for region in isolated_regions(cons.unknown, cons.clues, masks):
+        clues = [c for c in cons.clues if c.mask & region]
+        states: list[int] = []
+        for k in range(region.bit_count() + 1):
+            got = arrangements(region, k, clues, limit)
+            if got is None or (got and states):
+                states = []  # too many arrangements, or not the same number of mines in each
+                break
+            states = states or got
+        if len(states) < 2:
+            continue
+        search = EndgameSearch(masks, iter_bits(region), config.endgame_budget)
+        best = search.best_cell(tuple(states))
+        if best is not None:
+            return best
+    return None
 
 
 def opening_corner(analysis: Analysis) -> int | None:
