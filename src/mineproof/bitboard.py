@@ -71,7 +71,7 @@ class Bitboard:
 
     def at(self, mask: int, dx: int, dy: int) -> int:
         """Return the cells whose cell ``dx`` columns right and ``dy`` rows down is on the board
-        and in ``mask``.
+        and in ``mask`` (a mask of cells of the board).
 
         >>> grid = Bitboard(3, 2)
         >>> bin(grid.at(1 << 4, 1, 1))  # (1, 1) is down-right of (0, 0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from itertools import combinations
 
@@ -9,9 +10,9 @@ import pytest
 
 from mineproof.analysis import analyze
 from mineproof.analysis.constraints import constraints_of
-from mineproof.board import iter_bits
+from mineproof.board import Board, iter_bits
 from mineproof.explain import hint
-from mineproof.play.endgame import EndgameSearch, arrangements
+from mineproof.play.endgame import EndgameSearch, arrangements, isolated_regions
 from mineproof.play.player import _endgame, best_guess, isolated_region
 from mineproof.position import Position
 
@@ -171,3 +172,54 @@ EXPERT_REGION = "\n".join(
         "000000001H1001H21100001HHHHHHH",
     ]
 )
+
+
+def test_a_region_whose_mine_count_varies_is_left_to_the_rest() -> None:
+    # The covered cells around C3 form a closed region, but its arrangements hold different
+    # numbers of mines, so the mine total links it to the rest: solving it alone would pick
+    # a cell that is not the best (the oracle's best is 2/3; the region's own pick wins 1/3).
+    position = Position.parse("5x4x5\n0001H\n1122H\n2H3H2\nHHHHH")
+    analysis = analyze(position, trust_flags=True)
+    cons = constraints_of(position, trust_flags=True)
+    assert isolated_regions(cons.unknown, cons.clues, position.board.neighbour_masks())
+    assert isolated_region(analysis) is None
+
+
+def unpruned_wins(masks: list[int], cells: list[int], states: frozenset[int]) -> int:
+    """The arrangements of ``states`` best play wins, by trying every cell at every step."""
+    if len(states) == 1:
+        return 1
+    best = 0
+    for c in cells:
+        parts: dict[int, set[int]] = {}
+        for m in states:
+            if not m >> c & 1:
+                parts.setdefault((m & masks[c]).bit_count(), set()).add(m)
+        if len(parts) == 1 and sum(map(len, parts.values())) == len(states):
+            continue  # safe everywhere and always the same number: it tells nothing
+        best = max(best, sum(unpruned_wins(masks, cells, frozenset(p)) for p in parts.values()))
+    return best
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_pruned_search_finds_the_optimum_of_random_arrangements(seed: int) -> None:
+    rng = random.Random(seed)
+    board = Board(4, 3)
+    masks = board.neighbour_masks()
+    cells = sorted(rng.sample(range(board.size), rng.randint(4, 8)))
+    count = rng.randint(2, 14)
+    states = tuple(
+        dict.fromkeys(sum(1 << c for c in cells if rng.random() < 0.3) for _ in range(count))
+    )
+    if len(states) < 2:
+        return
+    found = EndgameSearch(masks, cells, 10**6).best_cell(states)
+    assert found is not None
+    best = unpruned_wins(masks, cells, frozenset(states))
+    assert found[1] == pytest.approx(best / len(states)), states
+    cell = found[0]
+    parts: dict[int, set[int]] = {}
+    for m in states:
+        if not m >> cell & 1:
+            parts.setdefault((m & masks[cell]).bit_count(), set()).add(m)
+    assert sum(unpruned_wins(masks, cells, frozenset(p)) for p in parts.values()) == best

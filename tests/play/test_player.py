@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from mineproof.analysis import analyze
+from mineproof.analysis import analyze, clear_cache, counting_budget
 from mineproof.board import Board
 from mineproof.cli import main
 from mineproof.play import BenchRequest, Rules, Strategy, play_game, run_bench, wilson
@@ -148,3 +148,45 @@ def test_candidates_are_the_nearly_safest() -> None:
     # Safest first.
     counts = [analysis.mine_counts[c] for c in cells]
     assert counts == sorted(counts)
+
+
+# A stuck expert position (the test fixture's generator) where the board's 50/50s in waiting
+# add cells to weigh after the look-ahead's own candidates.
+EXPERT_STUCK = "\n".join(
+    [
+        "30x16x99",
+        "0000000000001H3H212H100000001H",
+        "00000000011112H22H211122212132",
+        "1111110001H10111112111HH3H2H3H",
+        "2H21H10123210000012H1134H2213H",
+        "2H211102HH10011112H2101H210011",
+        "23211234H32111H22H210122211000",
+        "H2H22HHH312H212H223211H33H2121",
+        "122H224H214H301234HH234HH32H3H",
+        "1222101122HH2002HHH33HH4H2124H",
+        "H2H211001H432002HH312H321112H2",
+        "1212H212333H21123H212110001H32",
+        "000112H3HH33HH1HH23H200000223H",
+        "1110012H322HH333HHHH2111112H21",
+        "2H2011222123HHHHHHH323H32H2110",
+        "2H213H21H11HHHHHHHH2HHH5H31000",
+        "1111HH211112HHHHHHHHHHHHH20000",
+    ]
+)
+
+
+def test_work_that_runs_out_on_the_extra_cells_keeps_the_candidates_best() -> None:
+    analysis = analyze(Position.parse(EXPERT_STUCK), trust_flags=True)
+    without = GuessConfig.parse("influenced=0")
+    clear_cache()  # each measure of work from cold: remembered counts cost nothing
+    with counting_budget(10**12) as budget:
+        plain = best_guess(analysis, config=without)
+    enough = budget.spent  # all the look-ahead's candidates need, and no more
+    clear_cache()
+    with counting_budget(10**12) as budget:
+        best_guess(analysis)
+    assert budget.spent > enough  # the extra cells cost work of their own
+    # With only the candidates' work, the answer is still the look-ahead's, not an error.
+    clear_cache()
+    guess = best_guess(analysis, work=enough)
+    assert guess.reason == "lookahead" and guess.cell == plain.cell

@@ -752,8 +752,8 @@ def best_guess_text(
             "The best guess is {cell}, with a mine probability of {p}: it lies in a closed "
             "region that no cell outside can ever tell anything about, so the region must be "
             "solved on its own some time. An exact search of the region shows that opening "
-            "this cell first clears it {win} of the time, more than any other cell; solved "
-            "now, it leaves the rest of the game simpler."
+            "this cell first clears it {win} of the time, and no other cell does better; "
+            "solved now, it leaves the rest of the game simpler."
         ).format(cell=name, p=probability, win=win)
     if reason == "pseudo-fifty-fifty":
         return t.gettext(

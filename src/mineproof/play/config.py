@@ -24,8 +24,8 @@ class GuessConfig:
     safe or the mine of a 50/50 no number can decide) before weighing other guesses (see
     :mod:`mineproof.play.pseudo`); ``opening_corner``: while only corners' numbers are open,
     open another corner (see :func:`~mineproof.play.player.opening_corner`); ``influenced``:
-    also weigh the cells below the cut-off whose long-term risk could lift them above the best
-    candidate (see :func:`~mineproof.play.player._influenced`); ``regions``: play first the
+    also weigh the cells below the cut-off that the board's likelier 50/50s in waiting lift
+    within it (see :func:`~mineproof.play.player._influenced`); ``regions``: play first the
     best cell of a region no cell outside it can ever decide (see
     :func:`~mineproof.play.player.isolated_region`).
     """

@@ -97,9 +97,10 @@ def isolated_regions(unknown: int, clues: Sequence[Clue], masks: Sequence[int]) 
     """Return the regions of cells that the clues link together and that no other cell of
     ``unknown`` borders, as masks, smallest first (the lowest mask among equals).
 
-    Such a region's mines can never be told apart by a cell outside it: whatever is opened
-    elsewhere, it is won or lost by the moves made inside it. ``clues`` are reduced to
-    ``unknown`` cells; ``masks`` are the board's neighbour masks.
+    No cell outside such a region can ever show a number that tells its arrangements apart
+    (only the mine total can, when they hold different numbers of mines: the caller checks
+    that). ``clues`` are reduced to ``unknown`` cells; ``masks`` are the board's neighbour
+    masks.
 
     >>> from mineproof.board import Board
     >>> masks = Board(4, 1).neighbour_masks()  # a row: cells 0 1 2 3
@@ -199,13 +200,15 @@ class EndgameSearch:
 
     def _most(self, states: int) -> int:
         """Return at least :meth:`_wins` of ``states`` without searching: the known value, or
-        the safe arrangements of its safest cell (the first move must survive)."""
+        the safe arrangements of its safest cell (the first move must survive); 0 when no
+        cell of the search can tell its arrangements apart."""
         if not states & (states - 1):
             return 1
         got = self.memo.get(states)
         if got is not None:
             return got
-        return self._ranked(states)[0][0]
+        ranked = self._ranked(states)
+        return ranked[0][0] if ranked else 0
 
     def _opened(self, states: int, j: int, best: int) -> int:
         """Return the arrangements of ``states`` won with best play after opening cell ``j``

@@ -62,11 +62,11 @@ def influence(
     w = board.width
     group = _Cells.of(analysis, cons).waiting
     memo: dict[tuple[int, int], int] = {} if known_groups is None else known_groups
-    seen = clue_cells(cons)
+    seen = _clue_cells(cons)
 
     def count(found: tuple[int, int]) -> int:
         """Return the group's count, remembered in ``memo``."""
-        return group_count(cons, seen, found, memo)
+        return _group_count(cons, seen, found, memo)
 
     x, y = board.xy(cell)
     here = 1 << cell
@@ -102,7 +102,8 @@ def board_influence(
     """Return the cells the likelier 50/50s in waiting of the whole board weigh on, each with
     the arrangements of those 50/50s (summed over them).
 
-    The scan JSMinesweeper makes to find the cells worth weighing for their long-term risk: every
+    The scan JSMinesweeper's ``LongTermRiskHelper`` makes (its master branch, the one the
+    README's comparisons ran) to find the cells worth weighing for their long-term risk: every
     pair with at most one unknown decider and every 2x2 block with at most two, whose 50/50 is
     in more than 1/40 of the arrangements; its count goes to each of its cells and to each
     unknown decider (the mines that would close it). ``cons`` are the constraints of
@@ -114,7 +115,7 @@ def board_influence(
     w = board.width
     cells = _Cells.of(analysis, cons)
     total = analysis.arrangements
-    seen = clue_cells(cons)
+    seen = _clue_cells(cons)
     tally: dict[int, int] = {}
 
     def weigh(mines: int, safe: int, most: int) -> None:
@@ -122,7 +123,7 @@ def board_influence(
         found = cells.waiting(mines, safe, most)
         if found is None:
             return
-        n = group_count(cons, seen, found, known_groups)
+        n = _group_count(cons, seen, found, known_groups)
         if n * _SCAN_SHARE <= total:
             return
         for c in iter_bits(found[0] | found[1]):
@@ -137,7 +138,7 @@ def board_influence(
     return tally
 
 
-def group_count(
+def _group_count(
     cons: Constraints, seen: int, found: tuple[int, int], memo: dict[tuple[int, int], int]
 ) -> int:
     """Return the arrangements of ``cons`` with the cells of ``found[0]`` mines and those of
@@ -158,7 +159,7 @@ def group_count(
     return n
 
 
-def clue_cells(cons: Constraints) -> int:
+def _clue_cells(cons: Constraints) -> int:
     """Return the cells some clue of ``cons`` sees."""
     seen = 0
     for clue in cons.clues:

@@ -306,10 +306,13 @@ def _best_guess(analysis: Analysis, config: GuessConfig) -> BestGuess:
             best = score
     assert best is not None
     if config.influenced and not best.dead:
-        for cell in _influenced(analysis, look, candidates, config):
-            score = look.score(cell, best.weight)
-            if not score.pruned and score.key() > best.key():
-                best = score
+        try:
+            for cell in _influenced(analysis, look, candidates, config):
+                score = look.score(cell, best.weight)
+                if not score.pruned and score.key() > best.key():
+                    best = score
+        except CountTooLarge:
+            pass  # the work ran out on the extra cells: the candidates' best stands
     return BestGuess(best.cell, "lookahead")
 
 
