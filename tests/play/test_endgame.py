@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import combinations
 
 import pytest
@@ -185,7 +185,7 @@ def test_a_region_whose_mine_count_varies_is_left_to_the_rest() -> None:
     assert isolated_region(analysis) is None
 
 
-def unpruned_wins(masks: list[int], cells: list[int], states: frozenset[int]) -> int:
+def unpruned_wins(masks: Sequence[int], cells: list[int], states: frozenset[int]) -> int:
     """The arrangements of ``states`` best play wins, by trying every cell at every step."""
     if len(states) == 1:
         return 1
@@ -222,4 +222,5 @@ def test_the_pruned_search_finds_the_optimum_of_random_arrangements(seed: int) -
     for m in states:
         if not m >> cell & 1:
             parts.setdefault((m & masks[cell]).bit_count(), set()).add(m)
-    assert sum(unpruned_wins(masks, cells, frozenset(p)) for p in parts.values()) == best
+    won: int = sum(unpruned_wins(masks, cells, frozenset(p)) for p in parts.values())
+    assert won == best
