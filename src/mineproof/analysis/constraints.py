@@ -8,6 +8,7 @@ into boxes: cells that touch exactly the same clues, which are interchangeable w
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -20,6 +21,7 @@ __all__ = [
     "Constraints",
     "Contradiction",
     "boxes_of",
+    "cells_seen",
     "components_of",
     "condition",
     "constraints_of",
@@ -228,6 +230,18 @@ class Component:
 
     mask: int
     clues: list[Clue]
+
+
+def cells_seen(clues: Iterable[Clue]) -> int:
+    """Return the cells some of ``clues`` sees.
+
+    >>> cells_seen([Clue(0, 0b0110, 1), Clue(5, 0b1100, 1)])
+    14
+    """
+    seen = 0
+    for clue in clues:
+        seen |= clue.mask
+    return seen
 
 
 def components_of(clues: list[Clue]) -> list[Component]:

@@ -19,6 +19,7 @@ from mineproof.analysis.constraints import (
     Clue,
     Contradiction,
     boxes_of,
+    cells_seen,
     components_of,
     constraints_of,
     new_clue,
@@ -390,10 +391,7 @@ def _reduced(unknown: int, mines: int, clues: list[Clue]) -> tuple[int, int, lis
     left = mines - mine.bit_count()
     if left < 0:
         raise Contradiction(())
-    frontier = 0
-    for clue in clues:
-        frontier |= clue.mask
-    return safe, mine, clues, unknown & ~(frontier | safe | mine), left
+    return safe, mine, clues, unknown & ~(cells_seen(clues) | safe | mine), left
 
 
 def count_total(unknown: int, mines: int, clues: list[Clue]) -> int:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from mineproof.analysis.constraints import Clue
+from mineproof.analysis.constraints import Clue, Component, cells_seen, components_of
 from mineproof.board import iter_bits
 
 __all__ = ["EndgameSearch", "arrangements", "isolated_regions"]
@@ -32,10 +32,7 @@ def arrangements(unknown: int, mines: int, clues: Sequence[Clue], limit: int) ->
     The clues must be reduced to ``unknown`` cells. Returns None as soon as more than ``limit``
     arrangements are found (or the search for them grows too long). The order is deterministic.
     """
-    frontier = 0
-    for clue in clues:
-        frontier |= clue.mask
-    frontier &= unknown
+    frontier = cells_seen(clues) & unknown
     outside = iter_bits(unknown & ~frontier)
     # Cells in the order of the clues, so that each clue closes as early as possible.
     order: list[int] = []
@@ -93,9 +90,10 @@ def arrangements(unknown: int, mines: int, clues: Sequence[Clue], limit: int) ->
     return found
 
 
-def isolated_regions(unknown: int, clues: Sequence[Clue], masks: Sequence[int]) -> list[int]:
-    """Return the regions of cells that the clues link together and that no other cell of
-    ``unknown`` borders, as masks, smallest first (the lowest mask among equals).
+def isolated_regions(unknown: int, clues: list[Clue], masks: Sequence[int]) -> list[Component]:
+    """Return the components of the clues (see
+    :func:`~mineproof.analysis.constraints.components_of`) whose cells no other cell of
+    ``unknown`` borders, smallest first (the lowest mask among equals).
 
     No cell outside such a region can ever show a number that tells its arrangements apart
     (only the mine total can, when they hold different numbers of mines: the caller checks
@@ -106,28 +104,17 @@ def isolated_regions(unknown: int, clues: Sequence[Clue], masks: Sequence[int]) 
     >>> masks = Board(4, 1).neighbour_masks()  # a row: cells 0 1 2 3
     >>> isolated_regions(0b1011, [Clue(2, 0b1010, 1)], masks)  # cell 0 borders cell 1
     []
-    >>> isolated_regions(0b1010, [Clue(2, 0b1010, 1)], masks)
+    >>> [region.mask for region in isolated_regions(0b1010, [Clue(2, 0b1010, 1)], masks)]
     [10]
     """
-    regions: list[int] = []
-    for clue in clues:
-        joined = clue.mask
-        apart = []
-        for region in regions:
-            if region & joined:
-                joined |= region
-            else:
-                apart.append(region)
-        apart.append(joined)
-        regions = apart
     alone = []
-    for region in regions:
+    for region in components_of(clues):
         near = 0
-        for c in iter_bits(region):
+        for c in iter_bits(region.mask):
             near |= masks[c]
-        if not near & unknown & ~region:
+        if not near & unknown & ~region.mask:
             alone.append(region)
-    alone.sort(key=lambda r: (r.bit_count(), r))
+    alone.sort(key=lambda r: (r.mask.bit_count(), r.mask))
     return alone
 
 

@@ -29,8 +29,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mineproof.analysis import Analysis
-from mineproof.analysis.constraints import Constraints
+from mineproof.analysis.constraints import Constraints, cells_seen
 from mineproof.bitboard import Bitboard, bitboard, iter_bits
+from mineproof.board import Board
 from mineproof.play.pseudo import count_fixed, deciders
 
 __all__ = ["WEIGHT", "board_influence", "influence", "influence_factor"]
@@ -62,7 +63,7 @@ def influence(
     w = board.width
     group = _Cells.of(analysis, cons).waiting
     memo: dict[tuple[int, int], int] = {} if known_groups is None else known_groups
-    seen = _clue_cells(cons)
+    seen = cells_seen(cons.clues)
 
     def count(found: tuple[int, int]) -> int:
         """Return the group's count, remembered in ``memo``."""
@@ -115,7 +116,7 @@ def board_influence(
     w = board.width
     cells = _Cells.of(analysis, cons)
     total = analysis.arrangements
-    seen = _clue_cells(cons)
+    seen = cells_seen(cons.clues)
     tally: dict[int, int] = {}
 
     def weigh(mines: int, safe: int, most: int) -> None:
@@ -159,14 +160,6 @@ def _group_count(
     return n
 
 
-def _clue_cells(cons: Constraints) -> int:
-    """Return the cells some clue of ``cons`` sees."""
-    seen = 0
-    for clue in cons.clues:
-        seen |= clue.mask
-    return seen
-
-
 @dataclass(frozen=True, slots=True)
 class _Shape:
     """A pair or a 2x2 block by its top left cell: its cells and its deciders, as (dx, dy)
@@ -178,17 +171,28 @@ class _Shape:
     safe: int
 
 
+def _around(cells: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """Return the steps to the deciders of a group of ``cells`` (steps from its top left),
+    as :func:`~mineproof.play.pseudo.deciders` finds them, read off a board with room all
+    around the group."""
+    board = Board(6, 6)
+    at = sum(1 << board.index(2 + dx, 2 + dy) for dx, dy in cells)
+    found = deciders(board.neighbour_masks(), at)
+    return tuple((x - 2, y - 2) for x, y in (board.xy(c) for c in iter_bits(found)))
+
+
+_ROW = ((0, 0), (1, 0))
+_COLUMN = ((0, 0), (0, 1))
+_BLOCK = ((0, 0), (1, 0), (0, 1), (1, 1))
+_AROUND = {cells: _around(cells) for cells in (_ROW, _COLUMN, _BLOCK)}
+
+
 def _shapes(w: int) -> tuple[_Shape, _Shape, _Shape]:
     """Return the row pair, the column pair and the 2x2 block on a board ``w`` wide."""
     return (
-        _Shape(((0, 0), (1, 0)), ((-1, -1), (-1, 0), (-1, 1), (2, -1), (2, 0), (2, 1)), 1, 2),
-        _Shape(((0, 0), (0, 1)), ((-1, -1), (0, -1), (1, -1), (-1, 2), (0, 2), (1, 2)), 1, 1 << w),
-        _Shape(
-            ((0, 0), (1, 0), (0, 1), (1, 1)),
-            ((-1, -1), (2, -1), (-1, 2), (2, 2)),
-            1 | 1 << (w + 1),
-            2 | 1 << w,
-        ),
+        _Shape(_ROW, _AROUND[_ROW], 1, 2),
+        _Shape(_COLUMN, _AROUND[_COLUMN], 1, 1 << w),
+        _Shape(_BLOCK, _AROUND[_BLOCK], 1 | 1 << (w + 1), 2 | 1 << w),
     )
 
 

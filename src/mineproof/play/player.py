@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from mineproof.analysis import Analysis, CountTooLarge, analyze, counting_budget
-from mineproof.analysis.constraints import condition, constraints_of
+from mineproof.analysis.constraints import cells_seen, condition, constraints_of
 from mineproof.board import Board, Layout, iter_bits
 from mineproof.formats import format_layout_text
 from mineproof.game import Game
@@ -358,17 +358,16 @@ def isolated_region(analysis: Analysis, config: GuessConfig = DEFAULT) -> tuple[
     masks = position.board.neighbour_masks()
     limit = config.endgame_arrangements
     for region in isolated_regions(cons.unknown, cons.clues, masks):
-        clues = [c for c in cons.clues if c.mask & region]
         states: list[int] = []
-        for k in range(region.bit_count() + 1):
-            got = arrangements(region, k, clues, limit)
+        for k in range(region.mask.bit_count() + 1):
+            got = arrangements(region.mask, k, region.clues, limit)
             if got is None or (got and states):
                 states = []  # too many arrangements, or not the same number of mines in each
                 break
             states = states or got
         if len(states) < 2:
             continue
-        search = EndgameSearch(masks, iter_bits(region), config.endgame_budget)
+        search = EndgameSearch(masks, iter_bits(region.mask), config.endgame_budget)
         best = search.best_cell(tuple(states))
         if best is not None:
             return best
@@ -461,9 +460,7 @@ def _candidates(analysis: Analysis, look: Lookahead, config: GuessConfig = DEFAU
     counts = analysis.mine_counts
     total = analysis.arrangements
     flags = position.flag_mask
-    frontier = 0
-    for clue in look.constraints.clues:
-        frontier |= clue.mask
+    frontier = cells_seen(look.constraints.clues)
     unknown = look.constraints.unknown & ~analysis.mine_mask
     lowest = min(counts[i] for i in iter_bits(unknown))
     best_safety = 1 - lowest / total
