@@ -14,12 +14,15 @@ game, ``{"index", "width", "height", "mines", "start": [x, y], "rule": "safe"|"o
 "layout": [mined cells as y * width + x]}`` ("safe": the start cell is free of mines;
 "opening": it and its neighbours). ``--against FILE`` reads that program's results, one JSON
 line per game with at least ``{"index": i, "won": true|false}``, plays ``--a`` on the same games
-and compares the two as above (the other program's CPU time is not known here).
+and compares the two as above (the other program's CPU time is not known here). ``--results
+FILE`` writes ``--a``'s own results in that form, so that a later version of the player can be
+compared with this one game by game (``--against FILE``).
 
 Usage: python benchmarks/bench_player.py --level intermediate --rules classic --games 2000 \
        --a best --b best:endgame_arrangements=1000 [--seed 1] [--jobs 1] [--json]
        python benchmarks/bench_player.py --level expert --games 5000 --layouts games.jsonl
        python benchmarks/bench_player.py --level expert --a best --against their-results.jsonl
+       python benchmarks/bench_player.py --level expert --a best --b best --results before.jsonl
 """
 
 from __future__ import annotations
@@ -177,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     other.add_argument("--b", help="the candidate player")
     other.add_argument("--against", metavar="FILE", help="another program's results (see above)")
     other.add_argument("--layouts", metavar="FILE", help="write the games' layouts and stop")
+    parser.add_argument("--results", metavar="FILE", help="also write --a's results there")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     try:
@@ -217,13 +221,20 @@ def main(argv: list[str] | None = None) -> int:
             pair for batch in ordered_map(games.play_many, ranges, args.jobs) for pair in batch
         )
         label_b, count, first, last = args.b, args.games, args.first, end - 1
+        indices = list(range(args.first, end))
+    ours: list[bool] = []
     for (won_a, cpu_a), (won_b, cpu_b) in pairs:
+        ours.append(won_a)
         wins[0] += won_a
         wins[1] += won_b
         cpu[0] += cpu_a
         cpu[1] += cpu_b
         only[0] += won_a and not won_b
         only[1] += won_b and not won_a
+    if args.results:
+        with open(args.results, "w", encoding="utf-8") as out:
+            for index, won in zip(indices, ours, strict=True):
+                out.write(json.dumps({"index": index, "won": won}) + "\n")
     p = sign_test(only[0], only[1])
     report: dict[str, Any] = {
         "board": f"{w}x{h}/{m}",

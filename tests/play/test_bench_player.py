@@ -124,6 +124,32 @@ def test_against_another_programs_results(
     assert report["b"]["only"] == 20 - sum(wins)
 
 
+def test_results_are_written_and_read_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = bench_player()
+    path = tmp_path / "before.jsonl"
+    argv = ["--level", "beginner", "--games", "12", "--first", "5", "--a", "safest"]
+    assert module.main([*argv, "--b", "logic", "--results", str(path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["a"]["only"] > 0  # the two players differ: the file must be --a's
+    written = [json.loads(line) for line in path.read_text().splitlines()]
+    # --a's own games, one line each, in order: what the same strategy wins played alone.
+    assert [w["index"] for w in written] == list(range(5, 17))
+    for w in written:
+        game = play_game(
+            Board(9, 9), 10, random.Random(f"mineproof-bench:1:{w['index']}"), "classic", "safest"
+        )
+        assert w["won"] == (game.outcome == "won")
+    # Read back as the results of another program, they match the same player game by game.
+    assert (
+        module.main(["--level", "beginner", "--a", "safest", "--against", str(path), "--json"]) == 0
+    )
+    report = json.loads(capsys.readouterr().out)
+    assert report["a"]["wins"] == report["b"]["wins"] == sum(w["won"] for w in written)
+    assert report["a"]["only"] == report["b"]["only"] == 0
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

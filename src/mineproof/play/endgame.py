@@ -4,8 +4,15 @@ Every arrangement that fits the position is listed (a bitmask of its mines among
 cells). Opening a cell splits the arrangements where it is safe by the number it shows; the
 chance to win from a set of arrangements is 1 when one is left (every mine is known), and
 otherwise the best, over the cells, of the chances of the parts weighted by their sizes. Sets
-are remembered, so a position reached by different orders of moves is searched once, and a
-cell is skipped as soon as its chance to be safe cannot beat the best cell found so far.
+are remembered, so a position reached by different orders of moves is searched once. Three
+rules keep the search small without changing its answer:
+
+- where some cells are safe in every arrangement of a set, they are opened at once (they must
+  be opened to win, and knowing more never hurts), so no other move is weighed there;
+- a cell is skipped as soon as its chance to be safe cannot beat the best cell found so far;
+- a part is searched only as far as it can still change the choice above it: the search of a
+  set is told the least it must win to matter, stops when no move wins that much, and
+  remembers the bound it found (alpha-beta pruning, for sums of parts).
 
 The search has a budget of work; past it, it gives up (returns None) and the caller guesses by
 heuristics, so that a hard end game cannot stall a benchmark.
@@ -136,7 +143,8 @@ class EndgameSearch:
         self.masks = masks
         self.cells = cells
         self.budget = budget
-        self.memo: dict[int, int] = {}
+        self.memo: dict[int, int] = {}  # per set: the arrangements best play wins
+        self._upper: dict[int, int] = {}  # per set: at most that, when a search stopped short
         self._mines: list[int] = []  # per cell: the arrangements where it is a mine
         self._shows: list[list[int]] = []  # per cell: where it is safe, one set per number
         self._ranks: dict[int, list[tuple[int, int]]] = {}  # per set: its cells, ranked
@@ -145,6 +153,7 @@ class EndgameSearch:
         """List, for every cell, the arrangements where it is a mine and, where it is safe,
         those that show each number (in the order the numbers first appear)."""
         self.memo = {}
+        self._upper = {}
         self._ranks = {}
         self._mines = []
         self._shows = []
@@ -162,49 +171,49 @@ class EndgameSearch:
             self._mines.append(mines)
             self._shows.append(list(shows.values()))
 
-    def _ranked(self, states: int) -> list[tuple[int, int]]:
+    def _ranked(self, states: int, among: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
         """Return ``(safe arrangements, cell's position in cells)`` for the cells worth opening
-        on the set ``states``, safest first (remembered per set).
+        on the set ``states``, safest first and then by cell (remembered per set).
 
         A cell that is a mine in every arrangement is left out, and so is one that is safe in
-        every arrangement and shows the same number in each (opening it tells nothing).
+        every arrangement and shows the same number in each (opening it tells nothing). Only
+        the cells of ``among`` (a ranking of a set that holds ``states``) are looked at: a cell
+        left out of a set is left out of every part of it, so the answer is the same whatever
+        larger set ``among`` comes from.
         """
         out = self._ranks.get(states)
         if out is not None:
             return out
         n = states.bit_count()
-        out = []
-        for j, mines in enumerate(self._mines):
-            mined = states & mines
+        keyed: list[tuple[int, int, int]] = []
+        for _, j in among:
+            mined = states & self._mines[j]
             if mined == states:
                 continue
             if not mined and any(states & shown == states for shown in self._shows[j]):
                 continue
-            out.append((n - mined.bit_count(), j))
-        out.sort(key=lambda t: (-t[0], self.cells[t[1]]))
+            keyed.append((mined.bit_count(), self.cells[j], j))
+        keyed.sort()
+        out = [(n - m, j) for m, _, j in keyed]
         self._ranks[states] = out
         return out
 
     def _most(self, states: int) -> int:
-        """Return at least :meth:`_wins` of ``states`` without searching: the known value, or
-        the safe arrangements of its safest cell (the first move must survive); 0 when no
-        cell of the search can tell its arrangements apart."""
+        """Return at least :meth:`_wins` of ``states`` without searching: the known value, the
+        bound a search that stopped short found, or the number of arrangements."""
         if not states & (states - 1):
             return 1
         got = self.memo.get(states)
         if got is not None:
             return got
-        ranked = self._ranked(states)
-        return ranked[0][0] if ranked else 0
+        upper = self._upper.get(states)
+        most = states.bit_count()
+        return most if upper is None else min(most, upper)
 
-    def _opened(self, states: int, j: int, best: int) -> int:
-        """Return the arrangements of ``states`` won with best play after opening cell ``j``
-        (by its position in cells) when that beats ``best``; otherwise a number at most
-        ``best`` (the search of a cell stops as soon as it cannot beat it)."""
-        self.budget -= 1
-        if self.budget < 0:
-            raise _OverBudget
-        parts = [part for shown in self._shows[j] if (part := states & shown)]
+    def _parts(self, parts: list[int], best: int, among: Sequence[tuple[int, int]]) -> int:
+        """Return the arrangements won with best play over all ``parts`` (disjoint sets of
+        arrangements, each played on its own) when that beats ``best``; otherwise a number at
+        most ``best``. Each part is searched only as far as it can still matter."""
         most = [self._most(part) for part in parts]
         room = sum(most)
         if room <= best:
@@ -212,42 +221,93 @@ class EndgameSearch:
         won = 0
         for part, bound in zip(parts, most, strict=True):
             room -= bound
-            won += self._wins(part)
+            # This part matters only if it beats what the others leave to beat.
+            won += self._wins(part, among, best - won - room)
             if won + room <= best:
                 return won + room
         return won
 
-    def _wins(self, states: int) -> int:
-        """Return how many arrangements of the set ``states`` best play wins."""
+    def _opened(self, states: int, j: int, best: int, among: Sequence[tuple[int, int]]) -> int:
+        """Return the arrangements of ``states`` won with best play after opening cell ``j``
+        (by its position in cells) when that beats ``best``; otherwise a number at most
+        ``best`` (the search of a cell stops as soon as it cannot beat it). ``among`` is the
+        ranking of ``states``."""
+        self.budget -= 1
+        if self.budget < 0:
+            raise _OverBudget
+        parts = [part for shown in self._shows[j] if (part := states & shown)]
+        return self._parts(parts, best, among)
+
+    def _wins(self, states: int, among: Sequence[tuple[int, int]], floor: int = 0) -> int:
+        """Return how many arrangements of the set ``states`` best play wins when that is more
+        than ``floor``; otherwise a number at most ``floor`` (the search stops as soon as no
+        move can beat it). ``among`` is the ranking of a set that holds ``states``.
+
+        Exact values are remembered, and so are the bounds found when a search stops short.
+        """
         rest = states & (states - 1)
         if not rest:
             return 1  # one arrangement left: every mine is known
         got = self.memo.get(states)
         if got is not None:
             return got
+        upper = self._upper.get(states)
+        if upper is not None and upper <= floor:
+            return upper
+        ranked = self._ranked(states, among)
         if not rest & (rest - 1):
-            got = self.memo[states] = self._pair(states)
+            got = self.memo[states] = self._pair(states, ranked)
             return got
-        best = 0
-        for safe, j in self._ranked(states):
+        # Every set of two arrangements or more has a move that wins one of them at least.
+        best = floor if floor > 0 else 0
+        if ranked and ranked[0][0] == states.bit_count():
+            won = self._safe_split(states, ranked, best)
+            if won > best:
+                self.memo[states] = won
+                return won
+            self._upper[states] = won
+            return won
+        beaten = False
+        for safe, j in ranked:
             if safe <= best:
                 break
-            won = self._opened(states, j, best)
+            won = self._opened(states, j, best, ranked)
             if won > best:
                 best = won
-        self.memo[states] = best
+                beaten = True
+        if beaten:
+            self.memo[states] = best
+        else:
+            self._upper[states] = best  # no move wins more than ``floor``
         return best
 
-    def _pair(self, states: int) -> int:
-        """Return :meth:`_wins` of a set of two arrangements: both when a cell safe in both
-        shows two numbers, otherwise one (open a cell that is a mine in only one of them)."""
+    def _safe_split(self, states: int, ranked: list[tuple[int, int]], best: int) -> int:
+        """Return :meth:`_wins` of a set in which some cells are safe in every arrangement and
+        tell them apart (``ranked``'s first cells) when that beats ``best``, otherwise a number
+        at most ``best``: open them all and play each part on its own.
+
+        A cell that is always safe must be opened some time to win, and what it shows only
+        adds knowledge, so opening it first loses nothing: no other first move can do better.
+        """
         self.budget -= 1
         if self.budget < 0:
             raise _OverBudget
-        for j, mines in enumerate(self._mines):
-            if not states & mines and all(states & shown != states for shown in self._shows[j]):
-                return 2
-        return 1
+        n = states.bit_count()
+        parts = [states]
+        for safe, j in ranked:
+            if safe < n:
+                break
+            parts = [p for part in parts for shown in self._shows[j] if (p := part & shown)]
+        return self._parts(parts, best, ranked)
+
+    def _pair(self, states: int, ranked: list[tuple[int, int]]) -> int:
+        """Return :meth:`_wins` of a set of two arrangements: both when a cell is safe in both
+        and shows two numbers (``ranked``'s first, if any), otherwise one (open a cell that is
+        a mine in only one of them)."""
+        self.budget -= 1
+        if self.budget < 0:
+            raise _OverBudget
+        return 2 if ranked and ranked[0][0] == 2 else 1
 
     def best_cell(self, states: tuple[int, ...]) -> tuple[int, float] | None:
         """Return the cell that wins most often from ``states`` and its chance to win.
@@ -259,11 +319,12 @@ class EndgameSearch:
         self._prepare(states)
         every = (1 << n) - 1
         best: tuple[int, int] | None = None
+        ranked = self._ranked(every, [(0, j) for j in range(len(self.cells))])
         try:
-            for safe, j in self._ranked(every):
+            for safe, j in ranked:
                 if best is not None and safe <= best[1]:
                     break
-                won = self._opened(every, j, -1 if best is None else best[1])
+                won = self._opened(every, j, -1 if best is None else best[1], ranked)
                 if best is None or won > best[1]:
                     best = (self.cells[j], won)
         except _OverBudget:
