@@ -116,12 +116,20 @@ def test_search_wins_as_often_as_brute_force(
 
 
 def test_search_gives_up_past_its_budget(stuck_positions: StuckPositions) -> None:
-    position = stuck_positions(1, 6, 5, 6, 12)[0]
-    cons = constraints_of(position)
-    states = arrangements(cons.unknown, cons.mines, cons.clues, 10_000)
-    assert states is not None and len(states) > 1
-    search = EndgameSearch(position.board.neighbour_masks(), iter_bits(cons.unknown), 0)
-    assert search.best_cell(tuple(states)) is None
+    searched = 0
+    for position in stuck_positions(10, 6, 5, 6, 12):
+        cons = constraints_of(position)
+        states = arrangements(cons.unknown, cons.mines, cons.clues, 10_000)
+        assert states is not None and len(states) > 1
+        masks, cells = position.board.neighbour_masks(), iter_bits(cons.unknown)
+        enough = EndgameSearch(masks, cells, 10**6)
+        assert enough.best_cell(tuple(states)) is not None
+        spent = 10**6 - enough.budget
+        if spent:  # a position where some cell is worth weighing (not only dead cells)
+            searched += 1
+            assert EndgameSearch(masks, cells, spent - 1).best_cell(tuple(states)) is None
+            assert EndgameSearch(masks, cells, spent).best_cell(tuple(states)) is not None
+    assert searched
 
 
 def test_a_closed_regions_best_cell_is_a_best_first_move(stuck_positions: StuckPositions) -> None:
@@ -233,3 +241,14 @@ def test_the_pruned_search_finds_the_optimum_of_random_arrangements(seed: int) -
             parts.setdefault((m & masks[cell]).bit_count(), set()).add(m)
     won: int = sum(unpruned_wins(masks, cells, frozenset(p)) for p in parts.values())
     assert won == best
+
+
+def test_when_every_cell_is_dead_one_arrangement_is_won() -> None:
+    # Three cells of a row, none beside another: one mine among them, and a safe one always
+    # shows 0. Whatever is opened tells nothing but whether it was the mine.
+    masks = Board(5, 1).neighbour_masks()
+    cells = [0, 2, 4]
+    states = (1 << 0, 1 << 2, 1 << 4)
+    assert unpruned_wins(masks, cells, frozenset(states)) == 1
+    found = EndgameSearch(masks, cells, 10).best_cell(states)
+    assert found is not None and found[0] == 0 and found[1] == pytest.approx(1 / 3)

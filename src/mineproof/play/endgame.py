@@ -147,7 +147,7 @@ class EndgameSearch:
         self._upper: dict[int, int] = {}  # per set: at most that, when a search stopped short
         self._mines: list[int] = []  # per cell: the arrangements where it is a mine
         self._shows: list[list[int]] = []  # per cell: where it is safe, one set per number
-        self._ranks: dict[int, list[tuple[int, int]]] = {}  # per set: its cells, ranked
+        self._ranks: dict[int, list[tuple[int, int]]] = {}  # per set: its living cells, ranked
 
     def _prepare(self, states: Sequence[int]) -> None:
         """List, for every cell, the arrangements where it is a mine and, where it is safe,
@@ -172,29 +172,39 @@ class EndgameSearch:
             self._shows.append(list(shows.values()))
 
     def _ranked(self, states: int, among: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-        """Return ``(safe arrangements, cell's position in cells)`` for the cells worth opening
-        on the set ``states``, safest first and then by cell (remembered per set).
+        """Return ``(safe arrangements, cell's position in cells)`` for the *living* cells of
+        the set ``states``, safest first and then by cell (remembered per set).
 
-        A cell that is a mine in every arrangement is left out, and so is one that is safe in
-        every arrangement and shows the same number in each (opening it tells nothing). Only
-        the cells of ``among`` (a ranking of a set that holds ``states``) are looked at: a cell
-        left out of a set is left out of every part of it, so the answer is the same whatever
-        larger set ``among`` comes from.
+        A living cell shows two numbers or more where it is safe. The other cells need not be
+        weighed. A *dead* cell (a mine in some arrangements, the same number in all others)
+        is never better opened first than last: where it is safe it tells nothing, so any play
+        that follows it wins the same arrangements when it goes first, and opening the dead
+        cell at the end then tells its mines apart. A play of dead cells alone wins exactly one
+        arrangement (it never branches), and a living cell at least two. A cell that is a mine
+        in every arrangement, or safe in all on the same number, tells nothing at all.
+
+        Only the cells of ``among`` (the living cells of a set that holds ``states``) are
+        looked at: a cell that is not living in a set is not living in any part of it, so the
+        answer is the same whatever larger set ``among`` comes from.
         """
         out = self._ranks.get(states)
         if out is not None:
             return out
         n = states.bit_count()
-        keyed: list[tuple[int, int, int]] = []
+        living: list[tuple[int, int, int]] = []
         for _, j in among:
             mined = states & self._mines[j]
             if mined == states:
                 continue
-            if not mined and any(states & shown == states for shown in self._shows[j]):
-                continue
-            keyed.append((mined.bit_count(), self.cells[j], j))
-        keyed.sort()
-        out = [(n - m, j) for m, _, j in keyed]
+            numbers = 0
+            for shown in self._shows[j]:
+                if states & shown:
+                    numbers += 1
+                    if numbers > 1:
+                        living.append((mined.bit_count(), self.cells[j], j))
+                        break
+        living.sort()
+        out = [(n - m, j) for m, _, j in living]
         self._ranks[states] = out
         return out
 
@@ -230,8 +240,8 @@ class EndgameSearch:
     def _opened(self, states: int, j: int, best: int, among: Sequence[tuple[int, int]]) -> int:
         """Return the arrangements of ``states`` won with best play after opening cell ``j``
         (by its position in cells) when that beats ``best``; otherwise a number at most
-        ``best`` (the search of a cell stops as soon as it cannot beat it). ``among`` is the
-        ranking of ``states``."""
+        ``best`` (the search of a cell stops as soon as it cannot beat it). ``among`` are the
+        cells ``states`` kept."""
         self.budget -= 1
         if self.budget < 0:
             raise _OverBudget
@@ -241,7 +251,7 @@ class EndgameSearch:
     def _wins(self, states: int, among: Sequence[tuple[int, int]], floor: int = 0) -> int:
         """Return how many arrangements of the set ``states`` best play wins when that is more
         than ``floor``; otherwise a number at most ``floor`` (the search stops as soon as no
-        move can beat it). ``among`` is the ranking of a set that holds ``states``.
+        move can beat it). ``among`` are the cells a set that holds ``states`` kept.
 
         Exact values are remembered, and so are the bounds found when a search stops short.
         """
@@ -255,18 +265,18 @@ class EndgameSearch:
         if upper is not None and upper <= floor:
             return upper
         ranked = self._ranked(states, among)
-        if not rest & (rest - 1):
-            got = self.memo[states] = self._pair(states, ranked)
-            return got
-        # Every set of two arrangements or more has a move that wins one of them at least.
-        best = floor if floor > 0 else 0
-        if ranked and ranked[0][0] == states.bit_count():
-            won = self._safe_split(states, ranked, best)
-            if won > best:
+        if not ranked:
+            self.memo[states] = 1  # only dead cells: one arrangement is won, whichever is opened
+            return 1
+        if ranked[0][0] == states.bit_count():
+            won = self._safe_split(states, ranked, floor)
+            if won > floor:
                 self.memo[states] = won
-                return won
-            self._upper[states] = won
+            else:
+                self._upper[states] = won
             return won
+        # A living cell wins two arrangements at least.
+        best = floor if floor > 1 else 1
         beaten = False
         for safe, j in ranked:
             if safe <= best:
@@ -300,15 +310,6 @@ class EndgameSearch:
             parts = [p for part in parts for shown in self._shows[j] if (p := part & shown)]
         return self._parts(parts, best, ranked)
 
-    def _pair(self, states: int, ranked: list[tuple[int, int]]) -> int:
-        """Return :meth:`_wins` of a set of two arrangements: both when a cell is safe in both
-        and shows two numbers (``ranked``'s first, if any), otherwise one (open a cell that is
-        a mine in only one of them)."""
-        self.budget -= 1
-        if self.budget < 0:
-            raise _OverBudget
-        return 2 if ranked and ranked[0][0] == 2 else 1
-
     def best_cell(self, states: tuple[int, ...]) -> tuple[int, float] | None:
         """Return the cell that wins most often from ``states`` and its chance to win.
 
@@ -319,12 +320,21 @@ class EndgameSearch:
         self._prepare(states)
         every = (1 << n) - 1
         best: tuple[int, int] | None = None
-        ranked = self._ranked(every, [(0, j) for j in range(len(self.cells))])
+        living = self._ranked(every, [(0, j) for j in range(len(self.cells))])
+        # The first move may also be a dead cell (one number wherever it is safe): none wins
+        # more than the best living cell, but one may win as much and be safer, and the first
+        # move found is kept.
+        dead = [
+            (n - mines.bit_count(), j)
+            for j, mines in enumerate(self._mines)
+            if 0 < mines < every and len(self._shows[j]) == 1
+        ]
+        moves = sorted(living + dead, key=lambda t: (-t[0], self.cells[t[1]]))
         try:
-            for safe, j in ranked:
+            for safe, j in moves:
                 if best is not None and safe <= best[1]:
                     break
-                won = self._opened(every, j, -1 if best is None else best[1], ranked)
+                won = self._opened(every, j, -1 if best is None else best[1], living)
                 if best is None or won > best[1]:
                     best = (self.cells[j], won)
         except _OverBudget:
