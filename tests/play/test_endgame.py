@@ -10,14 +10,15 @@ from itertools import combinations
 import pytest
 
 from mineproof.analysis import analyze
-from mineproof.analysis.constraints import constraints_of
+from mineproof.analysis.constraints import condition, constraints_of
 from mineproof.board import Board, iter_bits
 from mineproof.explain import hint
+from mineproof.play import BestGuess
 from mineproof.play.endgame import EndgameSearch, arrangements, isolated_regions
-from mineproof.play.player import _endgame, best_guess, isolated_region
+from mineproof.play.player import _endgame, best_guess, isolated_region, opening_chance
 from mineproof.position import Position
 
-from .oracle import optimal
+from .oracle import layouts, optimal
 
 # The conftest fixture: (count, width, height, mines, most covered) -> positions.
 StuckPositions = Callable[[int, int, int, int, int], list[Position]]
@@ -115,6 +116,22 @@ def test_search_wins_as_often_as_brute_force(
         assert exact is not None and chances[exact[0]] == pytest.approx(chance)
 
 
+def test_every_cells_chance_is_the_brute_forces(stuck_positions: StuckPositions) -> None:
+    ties = worse = 0
+    for position in stuck_positions(12, 6, 5, 6, 12):
+        chances = optimal(position)
+        analysis = analyze(position, trust_flags=True)
+        best = best_guess(analysis)
+        if best.reason != "endgame" or best.win is None:
+            continue
+        for cell, chance in chances.items():
+            assert opening_chance(analysis, best, cell) == pytest.approx(chance), position
+            if cell != best.cell:
+                ties += chance == pytest.approx(best.win)
+                worse += chance < best.win - 1e-9
+    assert ties and worse  # cells as good as the pick, and worse ones, were both met
+
+
 def test_search_gives_up_past_its_budget(stuck_positions: StuckPositions) -> None:
     searched = 0
     for position in stuck_positions(10, 6, 5, 6, 12):
@@ -145,6 +162,27 @@ def test_a_closed_regions_best_cell_is_a_best_first_move(stuck_positions: StuckP
         assert chances[cell] == pytest.approx(best), position
         # The region alone is cleared at least as often as the whole game is won.
         assert win >= best - 1e-9, position
+        # Each cell of the region, opened first, clears it as often as the brute force says
+        # (the region's arrangements are the layouts' mines in it); the other cells are not
+        # measured on that scale.
+        guess = BestGuess(cell, "region", win)
+        cons = condition(constraints_of(position), analysis.mine_mask, 0)
+        masks = position.board.neighbour_masks()
+        region = next(
+            r.mask for r in isolated_regions(cons.unknown, cons.clues, masks) if r.mask >> cell & 1
+        )
+        states = frozenset(sum(1 << c for c in m if region >> c & 1) for m in layouts(position))
+        for c in chances:
+            got = opening_chance(analysis, guess, c)
+            if not region >> c & 1:
+                assert got is None
+                continue
+            parts: dict[int, set[int]] = {}
+            for m in states:
+                if not m >> c & 1:
+                    parts.setdefault((m & masks[c]).bit_count(), set()).add(m)
+            won = sum(unpruned_wins(masks, iter_bits(region), frozenset(p)) for p in parts.values())
+            assert got == pytest.approx(won / len(states)), position
         checked += 1
     assert checked >= 10
 

@@ -394,3 +394,20 @@ def test_a_click_on_a_proven_mine_is_not_called_a_guess_at_100_percent(
     assert said.startswith(words) and "100%" not in said
     for lang in LANGUAGES:
         assert "100" not in j.text(lang)
+
+
+def test_a_click_as_good_as_the_exact_searchs_pick_is_the_best_guess() -> None:
+    # A small end game: the brute force of the player tests gives opening E1 first a chance
+    # of 1/2 to win, the exact search's pick; E2, D3 and E4 win 1/2 too, D1 and E3 3/7, D4
+    # 5/14, C1 and C3 nothing (they are mines).
+    position = Position.parse("5x4x5\n01HHH\n023HH\n01HHH\n012HH")
+    layout = Layout.from_cells(Board(5, 4), [(2, 0), (2, 2), (3, 0), (3, 3), (4, 2)])
+    pick = position.board.index(4, 0)
+    for cell in ((4, 0), (4, 1), (3, 2), (4, 3)):
+        j = judge_open(position, cell, layout)
+        assert j.kind == "guess" and j.best is not None and j.best.reason == "endgame"
+        assert j.is_best and j.best.cell == position.board.index(*cell)
+        assert j.best.win == pytest.approx(1 / 2)
+    for cell in ((3, 0), (4, 2), (3, 3)):
+        j = judge_open(position, cell, layout)
+        assert j.best is not None and j.best.cell == pick and not j.is_best

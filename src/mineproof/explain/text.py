@@ -744,8 +744,8 @@ def best_guess_text(
     if reason == "endgame":
         return t.gettext(
             "The best guess is {cell}, with a mine probability of {p}: an exact search of the "
-            "rest of the game shows that opening it first wins {win} of the time, more than "
-            "any other cell."
+            "rest of the game shows that opening it first wins {win} of the time, and no other "
+            "cell does better."
         ).format(cell=name, p=probability, win=win)
     if reason == "region":
         return t.gettext(

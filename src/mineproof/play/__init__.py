@@ -11,6 +11,7 @@ from mineproof.play.player import (
     Strategy,
     best_guess,
     deal,
+    opening_chance,
     play_game,
 )
 
@@ -27,6 +28,7 @@ __all__ = [
     "best_guess",
     "deal",
     "game_rng",
+    "opening_chance",
     "play_game",
     "run_bench",
     "wilson",

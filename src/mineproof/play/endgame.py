@@ -340,3 +340,20 @@ class EndgameSearch:
         except _OverBudget:
             return None
         return None if best is None else (best[0], best[1] / n)
+
+    def chance(self, states: tuple[int, ...], cell: int) -> float | None:
+        """Return the chance to win from ``states`` when ``cell`` (one of the search's cells)
+        is opened first and best play follows; None when the budget runs out.
+
+        Raises ``ValueError`` when ``cell`` is not one of the cells searched.
+        """
+        j = self.cells.index(cell)
+        n = len(states)
+        self._prepare(states)
+        every = (1 << n) - 1
+        living = self._ranked(every, [(0, k) for k in range(len(self.cells))])
+        try:
+            won = self._opened(every, j, -1, living)
+        except _OverBudget:
+            return None
+        return won / n

@@ -24,6 +24,7 @@ mine; when nothing is forced, the strategy picks a guess:
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -49,6 +50,7 @@ __all__ = [
     "Strategy",
     "best_guess",
     "deal",
+    "opening_chance",
     "opening_corner",
     "play_game",
 ]
@@ -215,6 +217,15 @@ def _endgame(analysis: Analysis, config: GuessConfig = DEFAULT) -> tuple[int, fl
     Only when at most ``config.endgame_arrangements`` arrangements are left and the search fits
     its budget of work (see :mod:`mineproof.play.endgame`); otherwise None.
     """
+    found = _whole_board(analysis, config)
+    return None if found is None else found[0].best_cell(found[1])
+
+
+def _whole_board(
+    analysis: Analysis, config: GuessConfig
+) -> tuple[EndgameSearch, tuple[int, ...]] | None:
+    """Return the exact search of the whole board and its arrangements when at most
+    ``config.endgame_arrangements`` remain, otherwise None."""
     limit = config.endgame_arrangements
     if analysis.arrangements > limit:
         return None
@@ -224,8 +235,7 @@ def _endgame(analysis: Analysis, config: GuessConfig = DEFAULT) -> tuple[int, fl
     if states is None:
         return None
     masks = position.board.neighbour_masks()
-    search = EndgameSearch(masks, iter_bits(cons.unknown), config.endgame_budget)
-    return search.best_cell(tuple(states))
+    return EndgameSearch(masks, iter_bits(cons.unknown), config.endgame_budget), tuple(states)
 
 
 GuessReason = Literal[
@@ -350,6 +360,19 @@ def isolated_region(analysis: Analysis, config: GuessConfig = DEFAULT) -> tuple[
     now, the rest of the game has fewer arrangements, so the exact end game takes over
     sooner. The smallest region that can be searched is taken; None when there is none.
     """
+    for search, states in _closed_regions(analysis, config):
+        best = search.best_cell(states)
+        if best is not None:
+            return best
+    return None
+
+
+def _closed_regions(
+    analysis: Analysis, config: GuessConfig
+) -> Iterator[tuple[EndgameSearch, tuple[int, ...]]]:
+    """Yield the exact search of every closed region that :func:`isolated_region` can search
+    (two arrangements or more, at most ``config.endgame_arrangements``, the same number of
+    mines in each) and its arrangements, smallest first."""
     position = analysis.position
     cons = constraints_of(position, trust_flags=True)
     found = analysis.mine_mask & cons.unknown
@@ -365,12 +388,28 @@ def isolated_region(analysis: Analysis, config: GuessConfig = DEFAULT) -> tuple[
                 states = []  # too many arrangements, or not the same number of mines in each
                 break
             states = states or got
-        if len(states) < 2:
-            continue
-        search = EndgameSearch(masks, iter_bits(region.mask), config.endgame_budget)
-        best = search.best_cell(tuple(states))
-        if best is not None:
-            return best
+        if len(states) >= 2:
+            yield EndgameSearch(masks, iter_bits(region.mask), config.endgame_budget), tuple(states)
+
+
+def opening_chance(
+    analysis: Analysis, best: BestGuess, cell: int, config: GuessConfig = DEFAULT
+) -> float | None:
+    """Return the chance ``best.win`` measures, with ``cell`` opened first instead of
+    ``best.cell``: the chance to win the game (reason ``endgame``), or to clear the closed
+    region of ``best.cell`` (reason ``region``, when ``cell`` is in it), so that a cell as
+    good as the best one can be told from a worse one. None for other reasons, for a cell
+    that search does not weigh (outside the region), or past the search's budget.
+    """
+    if best.reason == "endgame":
+        searches = [found] if (found := _whole_board(analysis, config)) else []
+    elif best.reason == "region":
+        searches = list(_closed_regions(analysis, config))
+    else:
+        return None
+    for search, states in searches:
+        if best.cell in search.cells:
+            return search.chance(states, cell) if cell in search.cells else None
     return None
 
 

@@ -41,7 +41,7 @@ from mineproof.analysis.constraints import Clue, Contradiction, constraints_of, 
 from mineproof.board import Layout, cell_name, iter_bits
 from mineproof.errors import ArgumentError, IllegalMoveError, TooComplexError
 from mineproof.logic import HINT_WORK, closures, hint_steps, known_view, known_view_and_safe
-from mineproof.play import BestGuess, best_guess
+from mineproof.play import BestGuess, best_guess, opening_chance
 from mineproof.position import Position
 from mineproof.review.judgement import Action, Judgement
 
@@ -255,11 +255,16 @@ def judge(
     guess = replace(base, kind="guess", probability=probability, lowest=lowest)
     if not safe_then:
         best = _best(view)
-        if best is not None and best.reason == "fifty-fifty":
-            # Either cell of an isolated 50/50 is the best guess: name the one clicked.
-            unknown = view.covered_mask & ~view.flag_mask & ~analysis.mine_mask
-            if _pair(view, unknown, 1 << best.cell | opens):
-                best = replace(best, cell=opens.bit_length() - 1)
+        if best is not None and opens.bit_count() == 1 and opens != 1 << best.cell:
+            clicked = opens.bit_length() - 1
+            if best.reason == "fifty-fifty":
+                # Either cell of an isolated 50/50 is the best guess: name the one clicked.
+                unknown = view.covered_mask & ~view.flag_mask & ~analysis.mine_mask
+                if _pair(view, unknown, opens | 1 << best.cell):
+                    best = replace(best, cell=clicked)
+            elif best.win is not None and _as_good(view, best, clicked):
+                # An exact search found the clicked cell as good as its own pick: name it.
+                best = replace(best, cell=clicked)
         return replace(guess, best=best)
     level = _lowest(cons.clues, cons.unknown, cons.mines, bool, work)
     try:
@@ -317,6 +322,16 @@ def _best(view: Position) -> BestGuess | None:
         found = None
     _last_best[:] = [(view, found)]
     return found
+
+
+def _as_good(view: Position, best: BestGuess, cell: int) -> bool:
+    """Return whether opening ``cell`` first in ``view`` wins (or clears the closed region)
+    as often as ``best``, the exact search's pick; False past the search's budget."""
+    try:
+        chance = opening_chance(analyze(view, trust_flags=True), best, cell)
+    except TooComplexError:
+        return False
+    return chance == best.win
 
 
 def _uncounted(base: Judgement) -> Judgement:
