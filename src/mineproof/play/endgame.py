@@ -4,11 +4,14 @@ Every arrangement that fits the position is listed (a bitmask of its mines among
 cells). Opening a cell splits the arrangements where it is safe by the number it shows; the
 chance to win from a set of arrangements is 1 when one is left (every mine is known), and
 otherwise the best, over the cells, of the chances of the parts weighted by their sizes. Sets
-are remembered, so a position reached by different orders of moves is searched once. Three
+are remembered, so a position reached by different orders of moves is searched once. Four
 rules keep the search small without changing its answer:
 
 - where some cells are safe in every arrangement of a set, they are opened at once (they must
   be opened to win, and knowing more never hurts), so no other move is weighed there;
+- inside the search only *living* cells are weighed, those that show two numbers or more
+  where they are safe (a dead cell is never better opened first than last: see
+  ``EndgameSearch._ranked``);
 - a cell is skipped as soon as its chance to be safe cannot beat the best cell found so far;
 - a part is searched only as far as it can still change the choice above it: the search of a
   set is told the least it must win to matter, stops when no move wins that much, and
@@ -171,6 +174,13 @@ class EndgameSearch:
             self._mines.append(mines)
             self._shows.append(list(shows.values()))
 
+    def _start(self, states: Sequence[int]) -> tuple[int, list[tuple[int, int]]]:
+        """Prepare a search of ``states`` (see :meth:`_prepare`); return the set of them all
+        and the ranking of its living cells."""
+        self._prepare(states)
+        every = (1 << len(states)) - 1
+        return every, self._ranked(every, [(0, j) for j in range(len(self.cells))])
+
     def _ranked(self, states: int, among: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
         """Return ``(safe arrangements, cell's position in cells)`` for the *living* cells of
         the set ``states``, safest first and then by cell (remembered per set).
@@ -240,8 +250,8 @@ class EndgameSearch:
     def _opened(self, states: int, j: int, best: int, among: Sequence[tuple[int, int]]) -> int:
         """Return the arrangements of ``states`` won with best play after opening cell ``j``
         (by its position in cells) when that beats ``best``; otherwise a number at most
-        ``best`` (the search of a cell stops as soon as it cannot beat it). ``among`` are the
-        cells ``states`` kept."""
+        ``best`` (the search of a cell stops as soon as it cannot beat it). ``among`` is the
+        ranking of the living cells of ``states`` (see :meth:`_ranked`)."""
         self.budget -= 1
         if self.budget < 0:
             raise _OverBudget
@@ -251,7 +261,8 @@ class EndgameSearch:
     def _wins(self, states: int, among: Sequence[tuple[int, int]], floor: int = 0) -> int:
         """Return how many arrangements of the set ``states`` best play wins when that is more
         than ``floor``; otherwise a number at most ``floor`` (the search stops as soon as no
-        move can beat it). ``among`` are the cells a set that holds ``states`` kept.
+        move can beat it). ``among`` is the ranking of the living cells of a set that holds
+        ``states``.
 
         Exact values are remembered, and so are the bounds found when a search stops short.
         """
@@ -317,10 +328,8 @@ class EndgameSearch:
         safest and then the lowest-index cell; None when the budget runs out.
         """
         n = len(states)
-        self._prepare(states)
-        every = (1 << n) - 1
+        every, living = self._start(states)
         best: tuple[int, int] | None = None
-        living = self._ranked(every, [(0, j) for j in range(len(self.cells))])
         # The first move may also be a dead cell (one number wherever it is safe): none wins
         # more than the best living cell, but one may win as much and be safer, and the first
         # move found is kept.
@@ -348,12 +357,9 @@ class EndgameSearch:
         Raises ``ValueError`` when ``cell`` is not one of the cells searched.
         """
         j = self.cells.index(cell)
-        n = len(states)
-        self._prepare(states)
-        every = (1 << n) - 1
-        living = self._ranked(every, [(0, k) for k in range(len(self.cells))])
+        every, living = self._start(states)
         try:
             won = self._opened(every, j, -1, living)
         except _OverBudget:
             return None
-        return won / n
+        return won / len(states)

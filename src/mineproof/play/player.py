@@ -24,7 +24,7 @@ mine; when nothing is forced, the strategy picks a guess:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -401,10 +401,12 @@ def opening_chance(
     good as the best one can be told from a worse one. None for other reasons, for a cell
     that search does not weigh (outside the region), or past the search's budget.
     """
+    searches: Iterable[tuple[EndgameSearch, tuple[int, ...]]]
     if best.reason == "endgame":
-        searches = [found] if (found := _whole_board(analysis, config)) else []
+        found = _whole_board(analysis, config)
+        searches = [] if found is None else [found]
     elif best.reason == "region":
-        searches = list(_closed_regions(analysis, config))
+        searches = _closed_regions(analysis, config)  # listed only up to best.cell's region
     else:
         return None
     for search, states in searches:

@@ -254,15 +254,18 @@ def judge(
     lowest = Fraction(min(counts[i] for i in iter_bits(choices)), total)
     guess = replace(base, kind="guess", probability=probability, lowest=lowest)
     if not safe_then:
-        best = _best(view)
-        if best is not None and opens.bit_count() == 1 and opens != 1 << best.cell:
+        weighed = _best(view)
+        if weighed is None:
+            return replace(guess, best=None)
+        trusted, best = weighed
+        if opens.bit_count() == 1 and opens != 1 << best.cell:
             clicked = opens.bit_length() - 1
             if best.reason == "fifty-fifty":
                 # Either cell of an isolated 50/50 is the best guess: name the one clicked.
                 unknown = view.covered_mask & ~view.flag_mask & ~analysis.mine_mask
                 if _pair(view, unknown, opens | 1 << best.cell):
                     best = replace(best, cell=clicked)
-            elif best.win is not None and _as_good(view, best, clicked):
+            elif best.win is not None and _as_good(trusted, best, clicked):
                 # An exact search found the clicked cell as good as its own pick: name it.
                 best = replace(best, cell=clicked)
         return replace(guess, best=best)
@@ -274,7 +277,7 @@ def judge(
     return replace(guess, kind="mistake", level=level or 5, missed=missed, safe_then=safe_then)
 
 
-_last_best: list[tuple[Position, BestGuess | None]] = []
+_last_best: list[tuple[Position, tuple[Analysis, BestGuess] | None]] = []
 
 
 def _pair(view: Position, unknown: int, cells: int) -> bool:
@@ -309,26 +312,29 @@ def _proven_near(position: Position, clues: Mapping[int, Clue], cells: int) -> i
     return safe if not cells & ~safe else 0
 
 
-def _best(view: Position) -> BestGuess | None:
-    """Return the ``best`` strategy's guess in ``view`` (its flags all proven mines), or
-    ``None`` past its budget. The last answer is remembered: the clicks a caller compares in
-    one position share it."""
+def _best(view: Position) -> tuple[Analysis, BestGuess] | None:
+    """Return the analysis of ``view`` (its flags all proven mines) and the ``best``
+    strategy's guess there, or ``None`` past their budgets. The last answer is remembered: the
+    clicks a caller compares in one position share it."""
     last = _last_best[:1]
     if last and last[0][0] == view:
         return last[0][1]
+    found: tuple[Analysis, BestGuess] | None
     try:
-        found: BestGuess | None = best_guess(analyze(view, trust_flags=True))
+        trusted = analyze(view, trust_flags=True)
+        found = trusted, best_guess(trusted)
     except (TooComplexError, ValueError):
         found = None
     _last_best[:] = [(view, found)]
     return found
 
 
-def _as_good(view: Position, best: BestGuess, cell: int) -> bool:
-    """Return whether opening ``cell`` first in ``view`` wins (or clears the closed region)
-    as often as ``best``, the exact search's pick; False past the search's budget."""
+def _as_good(trusted: Analysis, best: BestGuess, cell: int) -> bool:
+    """Return whether opening ``cell`` first in the position of ``trusted`` wins (or clears
+    the closed region) as often as ``best``, the exact search's pick; False past the search's
+    budget."""
     try:
-        chance = opening_chance(analyze(view, trust_flags=True), best, cell)
+        chance = opening_chance(trusted, best, cell)
     except TooComplexError:
         return False
     return chance == best.win
