@@ -19,7 +19,7 @@ import ms_toollib
 import pytest
 
 from mineproof.analysis import clear_cache
-from mineproof.board import Board, Layout
+from mineproof.board import Board, Layout, iter_bits
 from mineproof.errors import ArgumentError, FormatError, IllegalMoveError
 from mineproof.explain import LANGUAGES
 from mineproof.game import Game
@@ -373,6 +373,30 @@ def test_either_cell_of_an_isolated_fifty_fifty_is_the_best_guess() -> None:
         assert j.fatal == (cell == (0, 0))
     j = judge_open(position, (5, 2), layout)
     assert j.best is not None and j.best.cell == 0 and not j.is_best
+
+
+def test_every_cell_of_a_fifty_fifty_chain_is_the_best_guess() -> None:
+    # Column C: C1/C2 and C4/C5 hold their mines one of two ways (C1 and C4, or C2 and C5),
+    # and no number can ever tell which; D3 to E5 are still open to a later number.
+    position = Position.parse("5x5x6\n01H10\n01H21\n1213H\nH2H4H\n12HHH")
+    mines = [(2, 0), (4, 2), (0, 3), (2, 3), (4, 3), (3, 4)]
+    layout = Layout.from_cells(Board(5, 5), mines)
+    assert all(
+        sum((x + dx, y + dy) in mines for dx in (-1, 0, 1) for dy in (-1, 0, 1)) == n
+        for (x, y), n in ((c, position.at(*c)) for c in _opened(position))
+    ), "the layout must fit the numbers"
+    for cell in ((2, 0), (2, 1), (2, 3), (2, 4)):
+        j = judge_open(position, cell, layout)
+        assert j.probability == Fraction(1, 2)
+        assert j.best is not None and j.best.reason == "fifty-fifty"
+        assert j.is_best and j.best.cell == position.board.index(*cell)
+        assert j.fatal == (cell in mines)
+    j = judge_open(position, (4, 4), layout)
+    assert j.best is not None and j.best.reason == "fifty-fifty" and not j.is_best
+
+
+def _opened(position: Position) -> list[tuple[int, int]]:
+    return [position.board.xy(i) for i in iter_bits(position.number_mask)]
 
 
 @pytest.mark.parametrize(

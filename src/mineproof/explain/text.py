@@ -737,9 +737,9 @@ def best_guess_text(
     name = cell_name(*cell)
     if reason == "fifty-fifty":
         return t.gettext(
-            "The best guess is {cell}: it is one of two cells that hold one mine between them, "
-            "and no number can ever tell them apart. This 50/50 must be guessed some time, so "
-            "take it now."
+            "The best guess is {cell}: it belongs to a group of cells whose mines lie one of "
+            "two ways, each as likely, and no number can ever tell the two ways apart. This "
+            "50/50 must be guessed some time, so take it now."
         ).format(cell=name)
     if reason == "endgame":
         return t.gettext(

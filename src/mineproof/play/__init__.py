@@ -1,6 +1,7 @@
 """Playing games when guesses cannot be avoided, and benchmarks of many games in parallel."""
 
 from mineproof.play.bench import BenchRequest, BenchSummary, game_rng, run_bench, wilson
+from mineproof.play.fifty import unavoidable_fifty_fifties
 from mineproof.play.player import (
     RULES,
     BestGuess,
@@ -31,5 +32,6 @@ __all__ = [
     "opening_chance",
     "play_game",
     "run_bench",
+    "unavoidable_fifty_fifties",
     "wilson",
 ]

@@ -27,7 +27,8 @@ class GuessConfig:
     also weigh the cells below the cut-off that the board's likelier 50/50s in waiting lift
     within it (see :func:`~mineproof.play.player._influenced`); ``regions``: play first the
     best cell of a region no cell outside it can ever decide (see
-    :func:`~mineproof.play.player.isolated_region`).
+    :func:`~mineproof.play.player.isolated_region`); ``chains``: take first an unavoidable 50/50
+    of any length (see :mod:`mineproof.play.fifty`), not only an isolated pair.
     """
 
     cut_off: float = 0.9
@@ -39,6 +40,7 @@ class GuessConfig:
     opening_corner: bool = True
     influenced: bool = True
     regions: bool = True
+    chains: bool = True
 
     @classmethod
     def parse(cls, text: str) -> GuessConfig:

@@ -13,12 +13,12 @@ mine; when nothing is forced, the strategy picks a guess:
   When at most 200 arrangements remain, it searches the rest of the game exactly and opens the
   cell that wins most often (see :mod:`mineproof.play.endgame`); the same search solves first
   a closed region that no cell outside it can decide (see :func:`isolated_region`). An
-  isolated 50/50 (two cells holding one mine that no number still to come can tell apart) is
-  taken first: it must be guessed some time, and a game lost on it is better lost before the
-  work of the rest. So is, past the end game, a pseudo 50/50: a cell that is either safe or the
-  mine of such a pair (see :mod:`mineproof.play.pseudo`). The cells weighed one move ahead
-  include those that the likelier 50/50s in waiting of the board lift near the safest (see
-  :func:`_influenced`).
+  unavoidable 50/50 (cells whose mines lie one of two ways that no number still to come can
+  tell apart, see :mod:`mineproof.play.fifty`) is taken first: it must be guessed some time,
+  and a game lost on it is better lost before the work of the rest. So is, past the end game,
+  a pseudo 50/50: a cell that is either safe or the mine of a pair no number can decide (see
+  :mod:`mineproof.play.pseudo`). The cells weighed one move ahead include those that the
+  likelier 50/50s in waiting of the board lift near the safest (see :func:`_influenced`).
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from mineproof.game import Game
 from mineproof.logic import one_clue_closure
 from mineproof.play.config import DEFAULT, GuessConfig
 from mineproof.play.endgame import EndgameSearch, arrangements, isolated_regions
+from mineproof.play.fifty import unavoidable_fifty_fifties
 from mineproof.play.lookahead import Lookahead, Score
 from mineproof.play.pseudo import pseudo_fifty_fifty
 from mineproof.position import Position
@@ -241,8 +242,8 @@ def _whole_board(
 GuessReason = Literal[
     "fifty-fifty", "endgame", "region", "pseudo-fifty-fifty", "opening", "lookahead"
 ]
-"""Why :func:`best_guess` chose its cell: an isolated 50/50 that must be guessed some time
-(taken now), the exact search of the end game (the cell that wins most often), the exact
+"""Why :func:`best_guess` chose its cell: an unavoidable 50/50 that must be guessed some
+time (taken now), the exact search of the end game (the cell that wins most often), the exact
 search of a closed region no cell outside can decide (its cell that clears it most often,
 taken now: see :func:`isolated_region`), a cell that is
 safe or the mine of a 50/50 no number can decide (taken now: it loses only where that coin was
@@ -267,7 +268,10 @@ def best_guess(
 ) -> BestGuess:
     """Return the guess with the best chance to survive it and the move after it.
 
-    An isolated 50/50 first (see :func:`isolated_fifty_fifty`). When few cells remain, the cell
+    An unavoidable 50/50 first (see :func:`~mineproof.play.fifty.unavoidable_fifty_fifties`:
+    of the first chain, the cell the look one move ahead ranks best; with
+    ``config.chains`` off, an isolated pair only, see :func:`isolated_fifty_fifty`). When few
+    cells remain, the cell
     that wins most often, found by exact search; then the cell that best clears a closed
     region (see :func:`isolated_region`). Then a pseudo 50/50 (see
     :func:`~mineproof.play.pseudo.pseudo_fifty_fifty`). Otherwise each candidate (see
@@ -284,9 +288,16 @@ def best_guess(
 
 def _best_guess(analysis: Analysis, config: GuessConfig) -> BestGuess:
     """Return :func:`best_guess` without its budget."""
-    coin = isolated_fifty_fifty(analysis)
-    if coin is not None:
-        return BestGuess(coin, "fifty-fifty")
+    if config.chains:
+        chains = unavoidable_fifty_fifties(analysis)
+        if chains:
+            look = Lookahead(analysis)
+            scores = [look.score(cell) for cell in iter_bits(chains[0])]
+            return BestGuess(max(scores, key=Score.key).cell, "fifty-fifty")
+    else:
+        coin = isolated_fifty_fifty(analysis)
+        if coin is not None:
+            return BestGuess(coin, "fifty-fifty")
     exact = _endgame(analysis, config)
     if exact is not None:
         return BestGuess(exact[0], "endgame", exact[1])

@@ -41,7 +41,7 @@ from mineproof.analysis.constraints import Clue, Contradiction, constraints_of, 
 from mineproof.board import Layout, cell_name, iter_bits
 from mineproof.errors import ArgumentError, IllegalMoveError, TooComplexError
 from mineproof.logic import HINT_WORK, closures, hint_steps, known_view, known_view_and_safe
-from mineproof.play import BestGuess, best_guess, opening_chance
+from mineproof.play import BestGuess, best_guess, opening_chance, unavoidable_fifty_fifties
 from mineproof.position import Position
 from mineproof.review.judgement import Action, Judgement
 
@@ -261,9 +261,10 @@ def judge(
         if opens.bit_count() == 1 and opens != 1 << best.cell:
             clicked = opens.bit_length() - 1
             if best.reason == "fifty-fifty":
-                # Either cell of an isolated 50/50 is the best guess: name the one clicked.
-                unknown = view.covered_mask & ~view.flag_mask & ~analysis.mine_mask
-                if _pair(view, unknown, opens | 1 << best.cell):
+                # Any cell of an unavoidable 50/50 is the best guess: name the one clicked.
+                if any(
+                    c >> clicked & c >> best.cell & 1 for c in unavoidable_fifty_fifties(trusted)
+                ):
                     best = replace(best, cell=clicked)
             elif best.win is not None and _as_good(trusted, best, clicked):
                 # An exact search found the clicked cell as good as its own pick: name it.
@@ -278,17 +279,6 @@ def judge(
 
 
 _last_best: list[tuple[Position, tuple[Analysis, BestGuess] | None]] = []
-
-
-def _pair(view: Position, unknown: int, cells: int) -> bool:
-    """Return whether ``cells`` are two cells that some number of ``view`` sees as its only
-    ``unknown`` neighbours."""
-    if cells.bit_count() != 2:
-        return False
-    board = view.board
-    masks = board.neighbour_masks()
-    around = board.dilate(cells) & view.number_mask
-    return any(masks[n] & unknown == cells for n in iter_bits(around))
 
 
 _NEAR = 4
