@@ -2,13 +2,14 @@
 // Plays JSMinesweeper's own solver (DavidNHill/JSMinesweeper, files in ./src, unchanged) on
 // fixed Minesweeper layouts, the way main.js's bulkRun() plays its games.
 //
-// usage: node run.js games.jsonl [--quiet] [--seed-random N] > results.jsonl
+// usage: node run.js games.jsonl [--quiet] [--messages] [--seed-random N] > results.jsonl
 //
 // Input: one game per line {"index","width","height","mines","start":[x,y],"rule","layout":[y*w+x,...]}
 // Output: one line per game, in input order:
 //   {"index": i, "won": bool, "guesses": [[x, y, p_mine], ...], "moves": [[x, y], ...]}
 // "moves" are all the cells clicked, our start cell first; "guesses" are the clicks the solver
-// made when it had no certain move, with the probability of a mine the solver gave the cell.
+// made when it had no certain move, with the probability of a mine the solver gave the cell
+// (and, with --messages, the solver's own message for the move: why it chose the cell).
 // stderr: progress (unless --quiet), the total, CPU seconds and the count of failed checks.
 
 "use strict";
@@ -20,9 +21,10 @@ const readline = require("readline");
 
 // ---------- arguments ----------
 const args = process.argv.slice(2);
-let input = null, quiet = false, seedRandom = null, bulk = null, countSlowPe = false;
+let input = null, quiet = false, seedRandom = null, bulk = null, countSlowPe = false, messages = false;
 for (let i = 0; i < args.length; i++) {
     if (args[i] === "--quiet") quiet = true;
+    else if (args[i] === "--messages") messages = true;
     else if (args[i] === "--count-slow-pe") countSlowPe = true;
     else if (args[i] === "--bulkrun") { bulk = { seed: Number(args[++i]), size: Number(args[++i]), modern: args[++i] === "modern" }; }
     else if (args[i] === "--seed-random") seedRandom = Number(args[++i]);
@@ -30,7 +32,7 @@ for (let i = 0; i < args.length; i++) {
     else { console.error("unexpected argument " + args[i]); process.exit(2); }
 }
 if (input === null && bulk === null) {
-    console.error("usage: node run.js games.jsonl [--quiet] [--seed-random N]\n" +
+    console.error("usage: node run.js games.jsonl [--quiet] [--messages] [--seed-random N]\n" +
                   "       node run.js --bulkrun SEED SIZE modern|classic [--quiet]   (main.js bulkRun's own games)");
     process.exit(2);
 }
@@ -85,7 +87,8 @@ runIn(`
     var oldrng = false;                  // main.js: used by JSF() in MinesweeperGame.js
     var board = null;                    // main.js's global board (LongTermRiskHelper reads board.width/height)
     var binomialCache;                   // main.js
-    function showMessage(text) {}        // main.js: message bar
+    var __lastMessage = "";              // the solver's last message (kept for --messages)
+    function showMessage(text) { __lastMessage = text; }   // main.js: message bar
     function sleep(ms) { return Promise.resolve(); }   // main.js: yields to the page; nothing to yield to here
 `, { filename: "stubs.js" });
 
@@ -190,7 +193,7 @@ async function __playGame(width, height, mines, startIndex, gameType, layout, se
 
                     moves.push([action.x, action.y]);
                     if (action.prob != 1) {
-                        guesses.push([action.x, action.y, action.prob]);
+                        guesses.push([action.x, action.y, action.prob, __lastMessage]);
                     }
 
                     revealedTiles = game.clickTile(tile);
@@ -311,7 +314,8 @@ async function main() {
         const rec = {
             index: g.index,
             won: isWon,
-            guesses: result.guesses.map(([x, y, safe]) => [x, y, Number((1 - safe).toPrecision(12))]),
+            guesses: result.guesses.map(([x, y, safe, message]) =>
+                messages ? [x, y, Number((1 - safe).toPrecision(12)), message] : [x, y, Number((1 - safe).toPrecision(12))]),
             moves: result.moves,
         };
         process.stdout.write(JSON.stringify(rec) + "\n");
