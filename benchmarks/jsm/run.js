@@ -314,24 +314,35 @@ async function main() {
         const rec = {
             index: g.index,
             won: isWon,
-            guesses: result.guesses.map(([x, y, safe, message]) =>
-                messages ? [x, y, Number((1 - safe).toPrecision(12)), message] : [x, y, Number((1 - safe).toPrecision(12))]),
+            guesses: result.guesses.map(([x, y, safe, message]) => {
+                const guess = [x, y, Number((1 - safe).toPrecision(12))];
+                return messages ? [...guess, message] : guess;
+            }),
             moves: result.moves,
         };
         process.stdout.write(JSON.stringify(rec) + "\n");
 
         if (!quiet && played % 100 === 0) {
-            const u = process.cpuUsage(cpu0);
             process.stderr.write(`${played} games, ${won} won (${(100 * won / played).toFixed(2)}%), ` +
-                `${((u.user + u.system) / 1e6).toFixed(1)} s CPU\n`);
+                `${cpuSeconds(cpu0).toFixed(1)} s CPU\n`);
         }
     }
 
-    const u = process.cpuUsage(cpu0);
-    const cpu = (u.user + u.system) / 1e6;
+    const cpu = cpuSeconds(cpu0);
     process.stderr.write(`played ${played}, won ${won} (${played ? (100 * won / played).toFixed(2) : 0}%), ` +
         `guesses ${guessesTotal}, CPU ${cpu.toFixed(1)} s (${played ? (1000 * cpu / played).toFixed(1) : 0} ms/game)\n`);
     if (countSlowPe) process.stderr.write(`probability engine runs: ${allPe}, of them >= 50 ms: ${slowPe}\n`);
+    reportFailures();
+}
+
+// CPU seconds (user + system) of this process since `start` (a process.cpuUsage() value)
+function cpuSeconds(start) {
+    const u = process.cpuUsage(start);
+    return (u.user + u.system) / 1e6;
+}
+
+// the failed checks, the count last; exit status 1 if any
+function reportFailures() {
     for (const n of failureNotes) process.stderr.write("FAIL " + n + "\n");
     process.stderr.write(`failures: ${failures}\n`);
     if (failures !== 0) process.exitCode = 1;
@@ -354,14 +365,11 @@ async function mainBulk() {
         currentCheck = { index: played, width: 30, height: 16, mineSet: new Set(result.mines) };
         if (checkGame(currentCheck, result)) won++;
         if (!quiet && played % 100 === 0) {
-            const u = process.cpuUsage(cpu0);
-            process.stderr.write(`${played} games, ${won} won, ${((u.user + u.system) / 1e6).toFixed(1)} s CPU\n`);
+            process.stderr.write(`${played} games, ${won} won, ${cpuSeconds(cpu0).toFixed(1)} s CPU\n`);
         }
     }
-    const u = process.cpuUsage(cpu0);
-    process.stderr.write(`bulkRun(${bulk.seed}, ${bulk.size}, ${bulk.modern}): won ${won}/${played}, CPU ${((u.user + u.system) / 1e6).toFixed(1)} s\n`);
-    for (const n of failureNotes) process.stderr.write("FAIL " + n + "\n");
-    process.stderr.write(`failures: ${failures}\n`);
+    process.stderr.write(`bulkRun(${bulk.seed}, ${bulk.size}, ${bulk.modern}): won ${won}/${played}, CPU ${cpuSeconds(cpu0).toFixed(1)} s\n`);
+    reportFailures();
 }
 
 (bulk !== null ? mainBulk() : main()).catch(e => { console.error(e); process.exit(1); });
