@@ -758,9 +758,9 @@ def best_guess_text(
     if reason == "pseudo-fifty-fifty":
         return t.gettext(
             "The best guess is {cell}, with a mine probability of {p}: whenever it holds a "
-            "mine, it is one of two cells side by side that no number can ever tell apart, so "
-            "that mine would have to be guessed anyway. Opening it now risks nothing more, and "
-            "if it is safe its number helps."
+            "mine, the mines near it could as well lie another way, with this cell safe, that "
+            "no number can ever tell apart, so that mine would have to be guessed anyway. "
+            "Opening it now risks nothing more, and if it is safe its number helps."
         ).format(cell=name, p=probability)
     if reason == "opening":
         return t.gettext(

@@ -30,7 +30,7 @@ from __future__ import annotations
 from mineproof.analysis import Analysis
 from mineproof.board import iter_bits
 
-__all__ = ["unavoidable_fifty_fifties"]
+__all__ = ["link_chains", "unavoidable_fifty_fifties"]
 
 
 def unavoidable_fifty_fifties(analysis: Analysis) -> list[int]:
@@ -39,6 +39,33 @@ def unavoidable_fifty_fifties(analysis: Analysis) -> list[int]:
 
     Flags and the mines the analysis proves count as known mines (the player flags only
     proven mines). Each cell of a chain returned is a mine in exactly half the arrangements.
+    """
+    position = analysis.position
+    masks = position.board.neighbour_masks()
+    known = analysis.mine_mask | position.flag_mask
+    found: list[int] = []
+    for side0, side1 in link_chains(analysis):
+        if side0.bit_count() != side1.bit_count():
+            continue  # the two ways differ in mines
+        chain = side0 | side1
+        border = 0
+        for c in iter_bits(chain):
+            border |= masks[c]
+        border &= ~chain & ~known
+        if all(
+            (masks[c] & side0).bit_count() == (masks[c] & side1).bit_count()
+            for c in iter_bits(border)
+        ):
+            found.append(chain)
+    return found
+
+
+def link_chains(analysis: Analysis) -> list[tuple[int, int]]:
+    """Return the two sides of every chain of links of ``analysis``'s position (see the
+    module) whose links agree, in the order of each chain's lowest cell.
+
+    In every arrangement one side is all mines and the other all safe. Flags and the mines
+    the analysis proves count as known mines.
     """
     position = analysis.position
     cells = position.cells
@@ -54,26 +81,16 @@ def unavoidable_fifty_fifties(analysis: Analysis) -> list[int]:
         b = near.bit_length() - 1
         partners.setdefault(a, []).append(b)
         partners.setdefault(b, []).append(a)
-    found: list[int] = []
+    chains: list[tuple[int, int]] = []
     seen = 0
     for start in sorted(partners):
         if seen >> start & 1:
             continue
         sides = _sides(start, partners)
         seen |= sides[0] | sides[1]
-        if sides[0] & sides[1] or sides[0].bit_count() != sides[1].bit_count():
-            continue  # the links contradict each other, or the two ways differ in mines
-        chain = sides[0] | sides[1]
-        border = 0
-        for c in iter_bits(chain):
-            border |= masks[c]
-        border &= ~chain & ~known
-        if all(
-            (masks[c] & sides[0]).bit_count() == (masks[c] & sides[1]).bit_count()
-            for c in iter_bits(border)
-        ):
-            found.append(chain)
-    return found
+        if not sides[0] & sides[1]:  # otherwise the links contradict each other
+            chains.append(sides)
+    return chains
 
 
 def _sides(start: int, partners: dict[int, list[int]]) -> tuple[int, int]:

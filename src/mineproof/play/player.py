@@ -16,8 +16,9 @@ mine; when nothing is forced, the strategy picks a guess:
   unavoidable 50/50 (cells whose mines lie one of two ways that no number still to come can
   tell apart, see :mod:`mineproof.play.fifty`) is taken first: it must be guessed some time,
   and a game lost on it is better lost before the work of the rest. So is, past the end game,
-  a pseudo 50/50: a cell that is either safe or the mine of a pair no number can decide (see
-  :mod:`mineproof.play.pseudo`). The cells weighed one move ahead include those that the
+  a pseudo 50/50: a cell that is either safe or the mine of a pair, or a larger swap of
+  cells, that no number can decide (see :mod:`mineproof.play.pseudo`; of several, the safest,
+  then the best one move ahead). The cells weighed one move ahead include those that the
   likelier 50/50s in waiting of the board lift near the safest (see :func:`_influenced`).
 """
 
@@ -38,7 +39,7 @@ from mineproof.play.config import DEFAULT, GuessConfig
 from mineproof.play.endgame import EndgameSearch, arrangements, isolated_regions
 from mineproof.play.fifty import unavoidable_fifty_fifties
 from mineproof.play.lookahead import Lookahead, Score
-from mineproof.play.pseudo import pseudo_fifty_fifty
+from mineproof.play.pseudo import safe_or_fifty
 from mineproof.position import Position
 
 __all__ = [
@@ -274,9 +275,10 @@ def best_guess(
     cells remain, the cell
     that wins most often, found by exact search; then the cell that best clears a closed
     region (see :func:`isolated_region`). Then a pseudo 50/50 (see
-    :func:`~mineproof.play.pseudo.pseudo_fifty_fifty`). Otherwise each candidate (see
-    :func:`_candidates` and :func:`_influenced`) is weighed by :meth:`Lookahead.score`: living
-    cells before dead ones, then secondary safety, then progress and expected clears.
+    :func:`~mineproof.play.pseudo.safe_or_fifty`: the safest, then the best one move ahead).
+    Otherwise each candidate (see :func:`_candidates` and :func:`_influenced`) is weighed by
+    :meth:`Lookahead.score`: living cells before dead ones, then secondary safety, then
+    progress and expected clears.
     ``analysis`` is of a position where nothing is forced (flags trusted). Raises
     ``ValueError`` when no covered cell is left and
     :class:`~mineproof.analysis.CountTooLarge` past ``work`` units of counting. ``config``
@@ -310,9 +312,13 @@ def _best_guess(analysis: Analysis, config: GuessConfig) -> BestGuess:
         if corner is not None:
             return BestGuess(corner, "opening")
     if config.pseudo:
-        pseudo = pseudo_fifty_fifty(analysis, constraints_of(analysis.position, trust_flags=True))
-        if pseudo is not None:
-            return BestGuess(pseudo, "pseudo-fifty-fifty")
+        found = safe_or_fifty(analysis, constraints_of(analysis.position, trust_flags=True))
+        if found:
+            counts = analysis.mine_counts
+            fewest = min(counts[c] for c in found)
+            look = Lookahead(analysis)
+            scores = [look.score(c) for c in found if counts[c] == fewest]
+            return BestGuess(max(scores, key=Score.key).cell, "pseudo-fifty-fifty")
     if not any(n >= 0 for n in analysis.mine_counts):
         raise ValueError("no covered cell is left to guess")
     look = Lookahead(analysis)
