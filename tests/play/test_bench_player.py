@@ -59,8 +59,8 @@ def test_two_players_on_the_same_games(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_knobs_are_parsed_and_checked() -> None:
-    config = GuessConfig.parse("endgame_arrangements=1000, pseudo=0,cut_off=0.8")
-    assert (config.endgame_arrangements, config.pseudo, config.cut_off) == (1000, False, 0.8)
+    config = GuessConfig.parse("endgame_arrangements=500, pseudo=0,cut_off=0.8")
+    assert (config.endgame_arrangements, config.pseudo, config.cut_off) == (500, False, 0.8)
     assert GuessConfig.parse("") == DEFAULT
     for bad in ("nonsense=1", "pseudo=maybe", "candidates=many", "cut_off"):
         with pytest.raises(ValueError):

@@ -34,8 +34,8 @@ class GuessConfig:
     cut_off: float = 0.9
     candidates: int = 12
     off_edge_all: int = 30
-    endgame_arrangements: int = 200
-    endgame_budget: int = 20_000
+    endgame_arrangements: int = 1000
+    endgame_budget: int = 100_000
     pseudo: bool = True
     opening_corner: bool = True
     influenced: bool = True

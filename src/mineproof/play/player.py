@@ -10,7 +10,7 @@ mine; when nothing is forced, the strategy picks a guess:
   for each number the cell can show, how likely that number is and how safe the best next move
   of the position it gives is; it opens the cell with the best chance to survive both, leaving
   dead cells (that can show only one number) for last (see :mod:`mineproof.play.lookahead`).
-  When at most 200 arrangements remain, it searches the rest of the game exactly and opens the
+  When at most 1,000 arrangements remain, it searches the rest of the game exactly and opens the
   cell that wins most often (see :mod:`mineproof.play.endgame`); the same search solves first
   a closed region that no cell outside it can decide (see :func:`isolated_region`). An
   unavoidable 50/50 (cells whose mines lie one of two ways that no number still to come can
