@@ -39,7 +39,10 @@ from mineproof.play.fifty import link_chains
 
 __all__ = ["Swap", "count_fixed", "deciders", "safe_or_fifty", "swaps"]
 
-_MISSING = 1  # at most this many deciders may be unknown cells (the rest: known mines)
+_MISSING = 1  # at most this many unknown cells may see a swap unevenly (the rest: known mines)
+_PARTS = 3  # at most this many chains and pairs in one swap
+_STEPS = 400  # at most this many swaps are tried in one position
+_SWAPS = 12  # at most this many swaps are counted in one position (two counts each)
 
 
 def deciders(masks: Sequence[int], cells: int) -> int:
@@ -66,11 +69,6 @@ def count_fixed(cons: Constraints, mines: int, safe: int) -> int:
         return count_total(conditioned.unknown, conditioned.mines, conditioned.clues)
     except Contradiction:
         return 0
-
-
-_PARTS = 3  # at most this many chains and pairs in one swap
-_STEPS = 400  # at most this many swaps are tried in one position
-_SWAPS = 12  # at most this many swaps are counted in one position (two counts each)
 
 
 @dataclass(frozen=True, slots=True)
