@@ -8,6 +8,7 @@ import random
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -172,3 +173,49 @@ def test_bad_results_are_named_with_their_line(
         bench_player().main(["--level", "beginner", "--against", str(path)])
     assert exc.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def partings() -> ModuleType:
+    path = ROOT / "benchmarks" / "jsm" / "partings.py"
+    spec = importlib.util.spec_from_file_location("partings", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_partings_finds_the_first_guess_where_the_players_part() -> None:
+    module = partings()
+    from mineproof.play import game_rng
+
+    board = Board(9, 9)
+    guesses: list[list[object]] = []
+    for index in range(50):
+        record: dict[str, Any] = {}
+        play_game(board, 10, game_rng(1, index), "modern", "best", record=record)
+        guesses = [
+            [*m["cell"], m["reason"]["probability"]]
+            for m in record["moves"]
+            if m["reason"]["kind"] == "guess"
+        ]
+        if guesses:
+            break
+    assert guesses
+    assert module.parting(("beginner", "modern", 1, index, guesses)) == ("the same guesses", "")
+    assert module.parting(("beginner", "modern", 1, index, []))[0] == "theirs ended"
+    other = next(c for c in ([0, 0], [8, 8]) if c != guesses[0][:2])
+    said = [*other, 0.5, "The solver recommends clearing tile (0,0)."]
+    reason, theirs = module.parting(("beginner", "modern", 1, index, [said]))
+    assert reason in {
+        "fifty-fifty",
+        "endgame",
+        "region",
+        "pseudo-fifty-fifty",
+        "opening",
+        "lookahead",
+    }
+    assert theirs == "weighing"
+    assert module.their_reason([1, 2, 0.5]) == "?"
+    assert module.their_reason([1, 2, 0.5, "(1,2) is an unavoidable 50/50 guess, or safe."]) == (
+        "50/50 or safe"
+    )

@@ -1,0 +1,115 @@
+"""Where our player and JSMinesweeper part: every game only one of them won, replayed to the
+first guess where JSMinesweeper chose another cell, counted by why each chose its cell there.
+
+Our game is replayed with the ``best`` strategy of this checkout (forced moves, then
+:func:`mineproof.play.best_guess`), so ``--ours`` must come from the same code
+(``bench_player.py --a best --results FILE``). ``--theirs`` is ``run.js``'s output for the same
+games; with ``run.js --messages`` JSMinesweeper's own reason at the parting is counted too (its
+message: its weighing, an unavoidable 50/50, "a 50/50 or safe", its exact search, an isolated
+edge). Printed: for each pair (our reason, its reason), the games won only by ours and only by
+JSMinesweeper. These counts follow the whole game after the parting, so they say where to look,
+not what causes a gap.
+
+Usage: python benchmarks/jsm/partings.py --level expert --rules modern --ours ours.jsonl \
+       --theirs theirs.jsonl [--seed 1] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, get_args
+
+from mineproof.analysis import CountTooLarge, analyze
+from mineproof.board import Board, iter_bits
+from mineproof.game import Game
+from mineproof.play import Rules, best_guess, deal, game_rng
+
+LEVELS = {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (30, 16, 99)}
+
+# JSMinesweeper's messages, by the words that tell its reason (the first that matches).
+THEIR_REASONS = (
+    ("unavoidable 50/50 guess, or safe", "50/50 or safe"),
+    ("unavoidable 50/50", "50/50"),
+    ("chance to win the game", "exact search"),
+    ("isolated edge", "isolated edge"),
+    ("recommends", "weighing"),
+)
+
+
+def their_reason(guess: list[Any]) -> str:
+    """Return JSMinesweeper's reason for a guess ``[x, y, p, message]`` of ``run.js``'s output,
+    "?" without a message (``run.js`` run without ``--messages``)."""
+    if len(guess) < 4:
+        return "?"
+    return next((name for words, name in THEIR_REASONS if words in guess[3]), "other")
+
+
+def parting(task: tuple[str, str, int, int, list[list[Any]]]) -> tuple[str, str]:
+    """Return (our reason, JSMinesweeper's) at the first guess where the two part in one game:
+    ``(level, rules, seed, index, their guesses)``. "the same guesses" when none differ,
+    "theirs ended" or "ours ended" when one player's game ended first."""
+    level, rules, seed, index, theirs = task
+    width, height, mines = LEVELS[level]
+    board = Board(width, height)
+    start, layout = deal(board, mines, game_rng(seed, index), rules)  # type: ignore[arg-type]
+    game = Game(layout)
+    game.reveal(*start)
+    k = 0
+    while game.state == "playing":
+        analysis = analyze(game.position(), trust_flags=True)
+        if analysis.safe_mask or analysis.mine_mask & ~game.flag_mask:
+            for c in iter_bits(analysis.mine_mask & ~game.flag_mask):
+                game.flag(*board.xy(c))
+            for c in iter_bits(analysis.safe_mask):
+                if game.state == "playing" and not game.opened_mask >> c & 1:
+                    game.reveal(*board.xy(c))
+            continue
+        if k >= len(theirs):
+            return "theirs ended", ""
+        try:
+            guess = best_guess(analysis)
+            cell, reason = guess.cell, str(guess.reason)
+        except CountTooLarge:
+            counts = analysis.mine_counts
+            cell = min((n, i) for i, n in enumerate(counts) if n >= 0)[1]
+            reason = "over budget"
+        if board.xy(cell) != tuple(theirs[k][:2]):
+            return reason, their_reason(theirs[k])
+        game.reveal(*board.xy(cell))
+        k += 1
+    return ("the same guesses", "") if k == len(theirs) else ("ours ended", "")
+
+
+def main() -> None:
+    """Read the two results, replay the games only one player won, print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--level", choices=sorted(LEVELS), default="expert")
+    parser.add_argument("--rules", choices=get_args(Rules), default="modern")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ours", required=True, help="bench_player.py --results of this code")
+    parser.add_argument("--theirs", required=True, help="run.js's results (--messages: reasons)")
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args()
+    with open(args.ours, encoding="utf-8") as f:
+        ours = {r["index"]: bool(r["won"]) for r in map(json.loads, f)}
+    with open(args.theirs, encoding="utf-8") as f:
+        theirs = {r["index"]: r for r in map(json.loads, f)}
+    split = sorted(i for i in theirs if i in ours and ours[i] != bool(theirs[i]["won"]))
+    tasks = [(args.level, args.rules, args.seed, i, theirs[i]["guesses"]) for i in split]
+    with ProcessPoolExecutor(args.jobs) as pool:
+        reasons = list(pool.map(parting, tasks, chunksize=16))
+    won: Counter[tuple[str, str, bool]] = Counter()
+    for i, key in zip(split, reasons, strict=True):
+        won[(*key, ours[i])] += 1
+    print(f"{len(split)} games won by only one player; at the first parting:")
+    print(f"{'ours':<20} {'JSMinesweeper':<16} {'only ours':>9} {'only theirs':>11}")
+    for mine, their in sorted({key[:2] for key in won}):
+        only_ours, only_theirs = won[(mine, their, True)], won[(mine, their, False)]
+        print(f"{mine:<20} {their:<16} {only_ours:>9} {only_theirs:>11}")
+
+
+if __name__ == "__main__":
+    main()
