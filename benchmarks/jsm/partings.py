@@ -1,14 +1,13 @@
 """Where our player and JSMinesweeper part: every game only one of them won, replayed to the
 first guess where JSMinesweeper chose another cell, counted by why each chose its cell there.
 
-Our game is replayed with the ``best`` strategy of this checkout (forced moves, then
-:func:`mineproof.play.best_guess`), so ``--ours`` must come from the same code
-(``bench_player.py --a best --results FILE``). ``--theirs`` is ``run.js``'s output for the same
-games; with ``run.js --messages`` JSMinesweeper's own reason at the parting is counted too (its
-message: its weighing, an unavoidable 50/50, "a 50/50 or safe", its exact search, an isolated
-edge). Printed: for each pair (our reason, its reason), the games won only by ours and only by
-JSMinesweeper. These counts follow the whole game after the parting, so they say where to look,
-not what causes a gap.
+Our game is played again with the ``best`` strategy of this checkout, so ``--ours`` must come
+from the same code (``bench_player.py --a best --results FILE``). ``--theirs`` is ``run.js``'s
+output for the same games; with ``run.js --messages`` JSMinesweeper's own reason at the
+parting is counted too (its message: its weighing, an unavoidable 50/50, "a 50/50 or safe",
+its exact search, an isolated edge). Printed: for each pair (our reason, its reason), the
+games won only by ours and only by JSMinesweeper. These counts follow the whole game after the
+parting, so they say where to look, not what causes a gap.
 
 Usage: python benchmarks/jsm/partings.py --level expert --rules modern --ours ours.jsonl \
        --theirs theirs.jsonl [--seed 1] [--jobs 2]
@@ -23,9 +22,9 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, get_args
 
 from mineproof.analysis import CountTooLarge, analyze
-from mineproof.board import Board, iter_bits
+from mineproof.board import Board
 from mineproof.game import Game
-from mineproof.play import Rules, best_guess, deal, game_rng
+from mineproof.play import Rules, best_guess, deal, game_rng, play_game
 
 LEVELS = {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (30, 16, 99)}
 
@@ -50,36 +49,34 @@ def their_reason(guess: list[Any]) -> str:
 def parting(task: tuple[str, str, int, int, list[list[Any]]]) -> tuple[str, str]:
     """Return (our reason, JSMinesweeper's) at the first guess where the two part in one game:
     ``(level, rules, seed, index, their guesses)``. "the same guesses" when none differ,
-    "theirs ended" or "ours ended" when one player's game ended first."""
+    "theirs ended" or "ours ended" when one player's game ended first.
+
+    Our game is played by :func:`mineproof.play.play_game` itself and replayed from its record
+    to the parting, where :func:`mineproof.play.best_guess` says why ("over budget" where the
+    player fell back on the safest cell)."""
     level, rules, seed, index, theirs = task
     width, height, mines = LEVELS[level]
     board = Board(width, height)
-    start, layout = deal(board, mines, game_rng(seed, index), rules)  # type: ignore[arg-type]
+    record: dict[str, Any] = {}
+    play_game(board, mines, game_rng(seed, index), rules, "best", record=record)  # type: ignore[arg-type]
+    _, layout = deal(board, mines, game_rng(seed, index), rules)  # type: ignore[arg-type]
     game = Game(layout)
-    game.reveal(*start)
     k = 0
-    while game.state == "playing":
-        analysis = analyze(game.position(), trust_flags=True)
-        if analysis.safe_mask or analysis.mine_mask & ~game.flag_mask:
-            for c in iter_bits(analysis.mine_mask & ~game.flag_mask):
-                game.flag(*board.xy(c))
-            for c in iter_bits(analysis.safe_mask):
-                if game.state == "playing" and not game.opened_mask >> c & 1:
-                    game.reveal(*board.xy(c))
-            continue
-        if k >= len(theirs):
-            return "theirs ended", ""
-        try:
-            guess = best_guess(analysis)
-            cell, reason = guess.cell, str(guess.reason)
-        except CountTooLarge:
-            counts = analysis.mine_counts
-            cell = min((n, i) for i, n in enumerate(counts) if n >= 0)[1]
-            reason = "over budget"
-        if board.xy(cell) != tuple(theirs[k][:2]):
-            return reason, their_reason(theirs[k])
-        game.reveal(*board.xy(cell))
-        k += 1
+    for move in record["moves"]:
+        if move["reason"]["kind"] == "guess":
+            if k >= len(theirs):
+                return "theirs ended", ""
+            if move["cell"] != list(theirs[k][:2]):
+                try:
+                    reason = str(best_guess(analyze(game.position(), trust_flags=True)).reason)
+                except CountTooLarge:
+                    reason = "over budget"
+                return reason, their_reason(theirs[k])
+            k += 1
+        if move["action"] == "flag":
+            game.flag(*move["cell"])
+        else:
+            game.reveal(*move["cell"])
     return ("the same guesses", "") if k == len(theirs) else ("ours ended", "")
 
 
