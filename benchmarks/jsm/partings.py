@@ -9,8 +9,13 @@ its exact search, an isolated edge). Printed: for each pair (our reason, its rea
 games won only by ours and only by JSMinesweeper. These counts follow the whole game after the
 parting, so they say where to look, not what causes a gap.
 
+``--decisions FILE`` writes each parting as a JSON line ``{"index", "guess", "b": [x, y],
+"ours", "theirs", "won_by_ours"}`` (the guess's number from 0, JSMinesweeper's cell, the two
+reasons), for ``benchmarks/bench_decisions.py --weigh``: it plays on from both cells many times
+and so says which choice was the better one, apart from the luck of the one game.
+
 Usage: python benchmarks/jsm/partings.py --level expert --rules modern --ours ours.jsonl \
-       --theirs theirs.jsonl [--seed 1] [--jobs 2]
+       --theirs theirs.jsonl [--seed 1] [--jobs 2] [--decisions partings.jsonl]
 """
 
 from __future__ import annotations
@@ -46,10 +51,11 @@ def their_reason(guess: list[Any]) -> str:
     return next((name for words, name in THEIR_REASONS if words in guess[3]), "other")
 
 
-def parting(task: tuple[str, str, int, int, list[list[Any]]]) -> tuple[str, str]:
-    """Return (our reason, JSMinesweeper's) at the first guess where the two part in one game:
-    ``(level, rules, seed, index, their guesses)``. "the same guesses" when none differ,
-    "theirs ended" or "ours ended" when one player's game ended first.
+def parting(task: tuple[str, str, int, int, list[list[Any]]]) -> tuple[str, str, int]:
+    """Return (our reason, JSMinesweeper's, the guess's number from 0) at the first guess where
+    the two part in one game: ``(level, rules, seed, index, their guesses)``. "the same
+    guesses" when none differ, "theirs ended" or "ours ended" when one player's game ended
+    first (the number is then -1).
 
     Our game is played by :func:`mineproof.play.play_game` itself and replayed from its record
     to the parting, where :func:`mineproof.play.best_guess` says why ("over budget" where the
@@ -65,19 +71,19 @@ def parting(task: tuple[str, str, int, int, list[list[Any]]]) -> tuple[str, str]
     for move in record["moves"]:
         if move["reason"]["kind"] == "guess":
             if k >= len(theirs):
-                return "theirs ended", ""
+                return "theirs ended", "", -1
             if move["cell"] != list(theirs[k][:2]):
                 try:
                     reason = str(best_guess(analyze(game.position(), trust_flags=True)).reason)
                 except CountTooLarge:
                     reason = "over budget"
-                return reason, their_reason(theirs[k])
+                return reason, their_reason(theirs[k]), k
             k += 1
         if move["action"] == "flag":
             game.flag(*move["cell"])
         else:
             game.reveal(*move["cell"])
-    return ("the same guesses", "") if k == len(theirs) else ("ours ended", "")
+    return ("the same guesses", "", -1) if k == len(theirs) else ("ours ended", "", -1)
 
 
 def main() -> None:
@@ -89,6 +95,11 @@ def main() -> None:
     parser.add_argument("--ours", required=True, help="bench_player.py --results of this code")
     parser.add_argument("--theirs", required=True, help="run.js's results (--messages: reasons)")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--decisions",
+        metavar="FILE",
+        help="write each parting there, for bench_decisions.py --weigh",
+    )
     args = parser.parse_args()
     with open(args.ours, encoding="utf-8") as f:
         ours = {r["index"]: bool(r["won"]) for r in map(json.loads, f)}
@@ -99,8 +110,15 @@ def main() -> None:
     with ProcessPoolExecutor(args.jobs) as pool:
         reasons = list(pool.map(parting, tasks, chunksize=16))
     won: Counter[tuple[str, str, bool]] = Counter()
-    for i, key in zip(split, reasons, strict=True):
-        won[(*key, ours[i])] += 1
+    for i, (mine, their, _) in zip(split, reasons, strict=True):
+        won[(mine, their, ours[i])] += 1
+    if args.decisions:
+        with open(args.decisions, "w", encoding="utf-8") as out:
+            for i, (mine, their, k) in zip(split, reasons, strict=True):
+                if k >= 0:
+                    row = {"index": i, "guess": k, "b": theirs[i]["guesses"][k][:2]}
+                    row |= {"ours": mine, "theirs": their, "won_by_ours": ours[i]}
+                    out.write(json.dumps(row) + "\n")
     print(f"{len(split)} games won by only one player; at the first parting:")
     print(f"{'ours':<20} {'JSMinesweeper':<16} {'only ours':>9} {'only theirs':>11}")
     for mine, their in sorted({key[:2] for key in won}):

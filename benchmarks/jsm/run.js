@@ -2,7 +2,7 @@
 // Plays JSMinesweeper's own solver (DavidNHill/JSMinesweeper, files in ./src, unchanged) on
 // fixed Minesweeper layouts, the way main.js's bulkRun() plays its games.
 //
-// usage: node run.js games.jsonl [--quiet] [--messages] [--seed-random N] > results.jsonl
+// usage: node run.js games.jsonl [--quiet] [--messages] [--trace] [--seed-random N] > results.jsonl
 //
 // Input: one game per line {"index","width","height","mines","start":[x,y],"rule","layout":[y*w+x,...]}
 // Output: one line per game, in input order:
@@ -10,6 +10,9 @@
 // "moves" are all the cells clicked, our start cell first; "guesses" are the clicks the solver
 // made when it had no certain move, with the probability of a mine the solver gave the cell
 // (and, with --messages, the solver's own message for the move: why it chose the cell).
+// --trace: a game line may hold "trace": k; the solver then runs verbose in that game, and the
+// output gets "trace": the lines the solver wrote while choosing its k-th guess (0-based), such
+// as each candidate's secondary safety, 50/50 influence, progress and final score.
 // stderr: progress (unless --quiet), the total, CPU seconds and the count of failed checks.
 
 "use strict";
@@ -21,10 +24,11 @@ const readline = require("readline");
 
 // ---------- arguments ----------
 const args = process.argv.slice(2);
-let input = null, quiet = false, seedRandom = null, bulk = null, countSlowPe = false, messages = false;
+let input = null, quiet = false, seedRandom = null, bulk = null, countSlowPe = false, messages = false, trace = false;
 for (let i = 0; i < args.length; i++) {
     if (args[i] === "--quiet") quiet = true;
     else if (args[i] === "--messages") messages = true;
+    else if (args[i] === "--trace") trace = true;
     else if (args[i] === "--count-slow-pe") countSlowPe = true;
     else if (args[i] === "--bulkrun") { bulk = { seed: Number(args[++i]), size: Number(args[++i]), modern: args[++i] === "modern" }; }
     else if (args[i] === "--seed-random") seedRandom = Number(args[++i]);
@@ -62,6 +66,11 @@ const noop = () => {};
 // through process.stdout / process.stderr directly). console.error is kept, prefixed.
 const consoleError = console.error.bind(console);
 console.log = console.info = console.warn = console.debug = console.trace = noop;
+// --trace: the verbose solver's lines since its last call, kept here
+const traceLines = [];
+globalThis.__traceLine = (...a) => { traceLines.push(a.join(" ")); };
+globalThis.__traceReset = () => { traceLines.length = 0; };
+globalThis.__traceTake = () => traceLines.slice();
 console.error = (...a) => consoleError("[jsm console.error]", ...a);
 
 // All files run in this (the main) context, with vm.runInThisContext: a separate vm context
@@ -121,11 +130,14 @@ runIn(`
 
 // one game, played as main.js bulkRun() plays it, with our mines and our first click
 runIn(`
-async function __playGame(width, height, mines, startIndex, gameType, layout, seed) {
+async function __playGame(width, height, mines, startIndex, gameType, layout, seed, traceAt) {
 
     const options = {};                          // exactly bulkRun()'s options
     options.playStyle = PLAY_STYLE_NOFLAGS;
-    options.verbose = false;
+    options.verbose = traceAt != null;           // --trace only: the solver's log, kept
+    let traced = null;
+    const quietLog = console.log;
+    if (traceAt != null) console.log = __traceLine;
     options.advancedGuessing = true;
     options.fullProbability = true;
     options.hardcore = false;
@@ -167,6 +179,7 @@ async function __playGame(width, height, mines, startIndex, gameType, layout, se
 
         __checkBoard(board);
 
+        __traceReset();
         const reply = await solver(board, options);  // look for solutions
 
         const actions = reply.actions;
@@ -193,6 +206,7 @@ async function __playGame(width, height, mines, startIndex, gameType, layout, se
 
                     moves.push([action.x, action.y]);
                     if (action.prob != 1) {
+                        if (guesses.length === traceAt) traced = __traceTake();
                         guesses.push([action.x, action.y, action.prob, __lastMessage]);
                     }
 
@@ -218,7 +232,8 @@ async function __playGame(width, height, mines, startIndex, gameType, layout, se
     for (const t of game.tiles) {
         if (t.isBomb()) mineIndexes.push(t.getIndex());
     }
-    return { status: revealedTiles.header.status, moves: moves, guesses: guesses, replies: replies, loopCheck: loopCheck, mines: mineIndexes };
+    console.log = quietLog;
+    return { status: revealedTiles.header.status, moves: moves, guesses: guesses, replies: replies, loopCheck: loopCheck, mines: mineIndexes, trace: traced };
 }
 `, { filename: "bulkrun.js" });
 
@@ -304,7 +319,8 @@ async function main() {
         if (currentCheck.mineSet.size !== g.mines || g.layout.length !== g.mines) fail("layout has " + currentCheck.mineSet.size + " distinct mines, expected " + g.mines);
         if (currentCheck.mineSet.has(startIndex)) fail("start cell is a mine");
 
-        const result = await context.__playGame(g.width, g.height, g.mines, startIndex, gameType, g.layout, 0);
+        const traceAt = trace && g.trace != null ? g.trace : null;
+        const result = await context.__playGame(g.width, g.height, g.mines, startIndex, gameType, g.layout, 0, traceAt);
         const isWon = checkGame(currentCheck, result);
 
         played++;
@@ -320,6 +336,7 @@ async function main() {
             }),
             moves: result.moves,
         };
+        if (traceAt != null) rec.trace = result.trace;
         process.stdout.write(JSON.stringify(rec) + "\n");
 
         if (!quiet && played % 100 === 0) {

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -16,17 +14,11 @@ from mineproof.board import Board
 from mineproof.play import Strategy, play_game
 from mineproof.play.config import DEFAULT, GuessConfig
 
-ROOT = Path(__file__).resolve().parents[2]
+from .scripts import load_script
 
 
 def bench_player() -> ModuleType:
-    path = ROOT / "benchmarks" / "bench_player.py"
-    spec = importlib.util.spec_from_file_location("bench_player", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_player"] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/bench_player.py")
 
 
 def test_sign_test_is_the_exact_two_sided_binomial() -> None:
@@ -176,12 +168,7 @@ def test_bad_results_are_named_with_their_line(
 
 
 def partings() -> ModuleType:
-    path = ROOT / "benchmarks" / "jsm" / "partings.py"
-    spec = importlib.util.spec_from_file_location("partings", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/jsm/partings.py")
 
 
 def test_partings_finds_the_first_guess_where_the_players_part() -> None:
@@ -201,11 +188,13 @@ def test_partings_finds_the_first_guess_where_the_players_part() -> None:
         if guesses:
             break
     assert guesses
-    assert module.parting(("beginner", "modern", 1, index, guesses)) == ("the same guesses", "")
+    same = module.parting(("beginner", "modern", 1, index, guesses))
+    assert same == ("the same guesses", "", -1)
     assert module.parting(("beginner", "modern", 1, index, []))[0] == "theirs ended"
     other = next(c for c in ([0, 0], [8, 8]) if c != guesses[0][:2])
     said = [*other, 0.5, "The solver recommends clearing tile (0,0)."]
-    reason, theirs = module.parting(("beginner", "modern", 1, index, [said]))
+    reason, theirs, k = module.parting(("beginner", "modern", 1, index, [said]))
+    assert k == 0  # they part at the first guess
     assert reason in {
         "fifty-fifty",
         "endgame",

@@ -67,8 +67,9 @@ class Brute:
         return sum(1 for m in self.fits if m >> cell & 1)
 
 
-def brute_influence(position: Position, cell: int) -> int:
-    """The influence of ``cell`` from its definition, over every arrangement listed."""
+def brute_influence(position: Position, cell: int, capped: bool = True) -> int:
+    """The influence of ``cell`` from its definition, over every arrangement listed (not
+    capped by its arrangements with and without a mine when not ``capped``)."""
     brute = Brute(position)
     board = position.board
     x, y = board.xy(cell)
@@ -95,16 +96,18 @@ def brute_influence(position: Position, cell: int) -> int:
         boxes.append(found[0] if found else 0)
     total += max(boxes)
     mine = brute.mines(cell)
-    return min(total, mine, len(brute.fits) - mine)
+    return min(total, mine, len(brute.fits) - mine) if capped else total
 
 
-def brute_board_influence(position: Position) -> dict[int, int]:
+def brute_board_influence(position: Position) -> tuple[dict[int, int], dict[int, int]]:
     """The scan of the whole board from its definition: every row or column pair with at most
     one unknown decider and every 2x2 block with at most two, in more than 1/40 of the
-    arrangements, adds its count to its cells and its unknown deciders."""
+    arrangements, adds its count to its cells and its unknown deciders; and, apart, to its
+    unknown deciders alone (the enablers)."""
     brute = Brute(position)
     board = position.board
     tally: dict[int, int] = {}
+    enablers: dict[int, int] = {}
     for y in range(board.height):
         for x in range(board.width):
             groups = []
@@ -122,7 +125,9 @@ def brute_board_influence(position: Position) -> dict[int, int]:
                     continue
                 for c in iter_bits(mines | safe | found[1]):
                     tally[c] = tally.get(c, 0) + found[0]
-    return tally
+                for c in iter_bits(found[1]):
+                    enablers[c] = enablers.get(c, 0) + found[0]
+    return tally, enablers
 
 
 def test_influence_counts_like_brute_force(stuck_positions: StuckPositions) -> None:
@@ -136,6 +141,11 @@ def test_influence_counts_like_brute_force(stuck_positions: StuckPositions) -> N
             seen += got > 0
             safe = analysis.arrangements - analysis.mine_counts[cell]
             assert influence_factor(analysis, cell, got) == pytest.approx(1 + WEIGHT * got / safe)
+            # An enabler's count is added before the cap (JSMinesweeper's order).
+            mine = analysis.mine_counts[cell]
+            cap = min(mine, analysis.arrangements - mine)
+            raw = brute_influence(position, cell, capped=False)
+            assert influence(analysis, cons, cell, extra=7) == min(raw + 7, cap)
     assert seen  # some cells did sit in a 50/50 in waiting
 
 
@@ -143,14 +153,16 @@ def test_influence_counts_like_brute_force(stuck_positions: StuckPositions) -> N
 def test_board_influence_counts_like_brute_force(
     stuck_positions: StuckPositions, w: int, h: int, mines: int
 ) -> None:
-    weighed = 0
+    weighed = enabling = 0
     for position in stuck_positions(12, w, h, mines, 25):
         analysis = analyze(position, trust_flags=True)
         cons = constraints_of(position, trust_flags=True)
-        got = board_influence(analysis, cons, {})
-        assert got == brute_board_influence(position), position
+        enablers: dict[int, int] = {}
+        got = board_influence(analysis, cons, {}, enablers)
+        assert (got, enablers) == brute_board_influence(position), position
         weighed += len(got)
-    assert weighed  # some cells did sit in a likely 50/50 in waiting
+        enabling += len(enablers)
+    assert weighed and enabling  # some cells did sit in, or close, a likely 50/50 in waiting
 
 
 def test_the_cells_the_scan_adds_to_the_candidates(stuck_positions: StuckPositions) -> None:
@@ -162,7 +174,7 @@ def test_the_cells_the_scan_adds_to_the_candidates(stuck_positions: StuckPositio
         total = len(brute.fits)
         mines = {c: brute.mines(c) for c in iter_bits(brute.hidden)}
         most_safe = total - min(mines.values())
-        tally = brute_board_influence(position)
+        tally, _ = brute_board_influence(position)
         analysis = analyze(position, trust_flags=True)
         look = Lookahead(analysis)
         candidates = _candidates(analysis, look, DEFAULT)

@@ -8,7 +8,7 @@ from itertools import combinations
 import pytest
 
 from mineproof.analysis import analyze
-from mineproof.analysis.constraints import constraints_of
+from mineproof.analysis.constraints import Constraints, constraints_of
 from mineproof.analysis.core import Counts, count_constraints
 from mineproof.board import iter_bits
 from mineproof.play.lookahead import Lookahead, next_safety
@@ -16,6 +16,18 @@ from mineproof.position import Position
 
 # The conftest fixture: (count, width, height, mines, most covered) -> positions.
 StuckPositions = Callable[[int, int, int, int, int], list[Position]]
+
+
+def arrangements(cons: Constraints) -> list[int]:
+    """Return every arrangement of the constraints' mines that fits their clues, listed."""
+    return [
+        m
+        for chosen in combinations(iter_bits(cons.unknown), cons.mines)
+        if all(
+            ((m := sum(1 << c for c in chosen)) & clue.mask).bit_count() == clue.mines
+            for clue in cons.clues
+        )
+    ]
 
 
 def test_reveals_match_the_analysis_of_each_number(stuck_positions: StuckPositions) -> None:
@@ -67,14 +79,7 @@ def test_dead_cells_are_those_that_can_show_one_number(stuck_positions: StuckPos
         look = Lookahead(analysis)
         masks = position.board.neighbour_masks()
         cons = constraints_of(position, trust_flags=True)
-        fits = [
-            m
-            for chosen in combinations(iter_bits(cons.unknown), cons.mines)
-            if all(
-                ((m := sum(1 << c for c in chosen)) & clue.mask).bit_count() == clue.mines
-                for clue in cons.clues
-            )
-        ]
+        fits = arrangements(cons)
         for cell in iter_bits(cons.unknown & ~analysis.mine_mask):
             numbers = {(m & masks[cell]).bit_count() for m in fits if not m >> cell & 1}
             assert look.score(cell).dead == (len(numbers) == 1)
@@ -103,6 +108,49 @@ def test_next_safety_blends_the_two_safest_cells() -> None:
     assert next_safety(lone) == pytest.approx((4 * 1 + (1 - 3 / 10)) / 5)
     assert next_safety(Counts(5, 0b1, 0, [], 0, 0)) == 1.0  # and nothing else to guess
     assert next_safety(Counts(1, 0, 0b11, [], 0, 0)) == 1.0  # only mines left: the game is won
+
+
+def test_living_next_safety_matches_the_arrangements(stuck_positions: StuckPositions) -> None:
+    # From the definition, over the listed arrangements of each position a reveal gives: a
+    # cell is living when some neighbour of it is a mine in some arrangements and not in
+    # others; the next move blends the two safest living cells (a lone proven one counting
+    # as the safest), 1.0 with two living cells proven safe. (Cells no clue sees are taken as
+    # living: they nearly always are; positions where one is not are left out.)
+    checked = differ = 0
+    for position in stuck_positions(8, 5, 5, 5, 25):
+        analysis = analyze(position, trust_flags=True)
+        look = Lookahead(analysis)
+        masks = position.board.neighbour_masks()
+        for cell in iter_bits(position.covered_mask & ~analysis.mine_mask)[:4]:
+            for value, counts in look.reveals(cell):
+                cells = list(position.cells)
+                cells[cell] = value
+                after = Position(position.board, tuple(cells), position.mines)
+                cons = constraints_of(after, trust_flags=True)
+                fits = arrangements(cons)
+                every, some = ~0, 0
+                for m in fits:
+                    every &= m
+                    some |= m
+                undecided = some & ~every
+                living = [c for c in iter_bits(cons.unknown) if masks[c] & undecided & ~(1 << c)]
+                safety = {c: sum(1 for m in fits if not m >> c & 1) / len(fits) for c in living}
+                proven = [c for c in living if safety[c] == 1]
+                ranked = sorted((s for c, s in safety.items() if s < 1), reverse=True)
+                ranked = ranked or [1.0]
+                if len(proven) > 1:
+                    expected = 1.0
+                elif proven:
+                    expected = (4 + ranked[0]) / 5
+                else:
+                    ranked += ranked[:1]
+                    expected = (4 * ranked[0] + ranked[1]) / 5
+                if not living or counts.outside & ~sum(1 << c for c in living):
+                    continue  # cells no clue sees count as living; dead-only falls back
+                assert next_safety(counts, masks) == pytest.approx(expected), (after, cell)
+                checked += 1
+                differ += next_safety(counts) != pytest.approx(expected)
+    assert checked > 50 and differ  # and dead cells did change some
 
 
 def test_count_constraints_counts_like_brute_force() -> None:

@@ -10,7 +10,19 @@ import pytest
 from mineproof.analysis import analyze, clear_cache, counting_budget
 from mineproof.board import Board
 from mineproof.cli import main
-from mineproof.play import BenchRequest, Rules, Strategy, play_game, run_bench, wilson
+from mineproof.errors import IllegalMoveError
+from mineproof.game import Game
+from mineproof.play import (
+    BenchRequest,
+    Rules,
+    Strategy,
+    choose_guess,
+    deal,
+    play_game,
+    play_on,
+    run_bench,
+    wilson,
+)
 from mineproof.play.config import GuessConfig
 from mineproof.play.lookahead import Lookahead
 from mineproof.play.player import _candidates, _safest, best_guess, opening_corner
@@ -190,3 +202,39 @@ def test_work_that_runs_out_on_the_extra_cells_keeps_the_candidates_best() -> No
     clear_cache()
     guess = best_guess(analysis, work=enough)
     assert guess.reason == "lookahead" and guess.cell == plain.cell
+
+
+@pytest.mark.parametrize("rules", ["classic", "modern"])
+def test_play_on_finishes_a_game_as_play_game_does(rules: Rules) -> None:
+    # Stopped after its first guess and played on, a game ends as the whole game did.
+    board = Board(9, 9)
+    checked = 0
+    for seed in range(200):
+        record: dict[str, object] = {}
+        whole = play_game(board, 10, random.Random(seed), rules, "best", record=record)
+        moves = record["moves"]
+        assert isinstance(moves, list)
+        guesses = [k for k, m in enumerate(moves) if m["reason"]["kind"] == "guess"]
+        if not guesses or moves[guesses[0]] is moves[-1]:
+            continue
+        _, layout = deal(board, 10, random.Random(seed), rules)
+        game = Game(layout)
+        for move in moves[: guesses[0] + 1]:
+            (game.flag if move["action"] == "flag" else game.reveal)(*move["cell"])
+        rest = play_on(game)
+        assert rest.outcome == whole.outcome
+        assert rest.guesses == whole.guesses - 1
+        assert rest.opened == whole.opened
+        checked += 1
+    assert checked > 3
+    with pytest.raises(IllegalMoveError):
+        play_on(game)  # that game is over
+
+
+def test_choose_guess_is_the_strategy_s_cell() -> None:
+    position = Position.parse("5x5x5\nHHHHH\nH2HHH\nHHHHH\nHH1HH\nHHHHH")
+    analysis = analyze(position, trust_flags=True)
+    assert choose_guess(analysis, "safest") == _safest(analysis)
+    assert choose_guess(analysis, "best") == best_guess(analysis).cell
+    with pytest.raises(ValueError, match="never guesses"):
+        choose_guess(analysis, "logic")

@@ -11,9 +11,11 @@ from mineproof.play.player import (
     Rules,
     Strategy,
     best_guess,
+    choose_guess,
     deal,
     opening_chance,
     play_game,
+    play_on,
 )
 
 __all__ = [
@@ -27,10 +29,12 @@ __all__ = [
     "Rules",
     "Strategy",
     "best_guess",
+    "choose_guess",
     "deal",
     "game_rng",
     "opening_chance",
     "play_game",
+    "play_on",
     "run_bench",
     "unavoidable_fifty_fifties",
     "wilson",

@@ -28,7 +28,12 @@ class GuessConfig:
     within it (see :func:`~mineproof.play.player._influenced`); ``regions``: play first the
     best cell of a region no cell outside it can ever decide (see
     :func:`~mineproof.play.player.isolated_region`); ``chains``: take first an unavoidable 50/50
-    of any length (see :mod:`mineproof.play.fifty`), not only an isolated pair.
+    of any length (see :mod:`mineproof.play.fifty`), not only an isolated pair; ``living``:
+    weigh the move after a guess among living cells only (see
+    :func:`~mineproof.play.lookahead.next_safety`); ``enablers``: a cell's long-term risk
+    also counts the likelier 50/50s in waiting its mine would close; ``progress_bonus``: raise
+    a weight by this share of the chance the cell's number proves more cells safe than its
+    being safe does (JSMinesweeper's 0.001 breaks near ties).
     """
 
     cut_off: float = 0.9
@@ -41,6 +46,9 @@ class GuessConfig:
     influenced: bool = True
     regions: bool = True
     chains: bool = True
+    living: bool = False
+    enablers: bool = False
+    progress_bonus: float = 0.0
 
     @classmethod
     def parse(cls, text: str) -> GuessConfig:

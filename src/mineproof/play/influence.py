@@ -51,8 +51,10 @@ def influence(
     cons: Constraints,
     cell: int,
     known_groups: dict[tuple[int, int], int] | None = None,
+    extra: int = 0,
 ) -> int:
-    """Return the arrangements where ``cell`` is part of a 50/50 in waiting (see the module).
+    """Return the arrangements where ``cell`` is part of a 50/50 in waiting (see the module),
+    plus ``extra`` (such as :func:`board_influence`'s count of it as an enabler), capped.
 
     ``cons`` are the constraints of ``analysis``'s position with flags trusted. A pair is
     shared by two cells and a block by four: ``known_groups``, kept by the caller for one
@@ -94,11 +96,14 @@ def influence(
     mine = analysis.mine_counts[cell]
     cap = min(mine, analysis.arrangements - mine)
     risk = sum(count(g) for g in pairs) + max((count(g) for g in blocks), default=0)
-    return min(risk, cap)
+    return min(risk + extra, cap)
 
 
 def board_influence(
-    analysis: Analysis, cons: Constraints, known_groups: dict[tuple[int, int], int]
+    analysis: Analysis,
+    cons: Constraints,
+    known_groups: dict[tuple[int, int], int],
+    enablers: dict[int, int] | None = None,
 ) -> dict[int, int]:
     """Return the cells the likelier 50/50s in waiting of the whole board weigh on, each with
     the arrangements of those 50/50s (summed over them).
@@ -109,8 +114,9 @@ def board_influence(
     in more than 1/40 of the arrangements; its count goes to each of its cells and to each
     unknown decider (the mines that would close it). ``cons`` are the constraints of
     ``analysis``'s position with flags trusted; ``known_groups`` remembers each group's count
-    as :func:`influence` does. Raises :class:`~mineproof.analysis.CountTooLarge` past the
-    counting budget in force.
+    as :func:`influence` does. With ``enablers`` (a dict), the counts that went to unknown
+    deciders go there too, by cell (JSMinesweeper's ``influenceEnablers``). Raises
+    :class:`~mineproof.analysis.CountTooLarge` past the counting budget in force.
     """
     board = analysis.position.board
     w = board.width
@@ -129,6 +135,9 @@ def board_influence(
             return
         for c in iter_bits(found[0] | found[1]):
             tally[c] = tally.get(c, 0) + n
+        if enablers is not None:
+            for c in iter_bits(found[0] & ~mines):
+                enablers[c] = enablers.get(c, 0) + n
 
     bits = bitboard(w, board.height)
     row, column, block = _shapes(w)

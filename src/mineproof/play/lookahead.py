@@ -13,12 +13,13 @@ opening only when nothing else is left (another move may yet decide it).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from mineproof.analysis import Analysis
 from mineproof.analysis.constraints import Clue, Contradiction, constraints_of, new_clue
 from mineproof.analysis.core import Counts, count_constraints
+from mineproof.board import iter_bits
 from mineproof.play.influence import board_influence, influence, influence_factor
 
 __all__ = ["Lookahead", "Score", "next_safety"]
@@ -38,7 +39,8 @@ class Score:
     proven; ``dead``: the cell can show only one number; ``weight``: what guesses are ranked
     by, the secondary safety raised by the cell's long-term risk (see
     :mod:`mineproof.play.influence`); ``pruned``: the evaluation stopped early because the
-    cell could no longer beat the bound it was given.
+    cell could no longer beat the bound it was given; ``common``: the cells proven safe
+    whatever number the cell shows (0 when pruned).
     """
 
     cell: int
@@ -49,6 +51,7 @@ class Score:
     dead: bool
     weight: float
     pruned: bool = False
+    common: int = 0
 
     def key(self) -> tuple[bool, float, float, float, int]:
         """Return the sort key: living before dead, then weight, progress, clears.
@@ -58,19 +61,34 @@ class Score:
         return (not self.dead, self.weight, self.progress, self.clears, -self.cell)
 
 
-def next_safety(counts: Counts) -> float:
+def next_safety(counts: Counts, masks: Sequence[int] | None = None) -> float:
     """Return the safety of the best next move of a position, from its exact counts.
 
     1.0 when two cells or more are proven safe or every unknown cell is a mine (nothing left
     to guess); otherwise a blend of the safest and second-safest cells' chances to be safe, a
     lone safe cell counting as the safest (what it shows may not help the move after it).
+    With the board's neighbour ``masks``, only *living* cells count: those with an undecided
+    neighbour (a cell whose neighbours are all decided shows a number known in advance).
     """
-    proven = counts.safe.bit_count()
+    if masks is None:
+        proven = counts.safe.bit_count()
+        cells = [(n, box.bit_count()) for box, n in counts.boxes]
+    else:
+        undecided = counts.outside
+        for box, _ in counts.boxes:
+            undecided |= box
+        proven = sum(1 for c in iter_bits(counts.safe) if masks[c] & undecided)
+        cells = []
+        for box, n in counts.boxes:
+            size = sum(1 for c in iter_bits(box) if masks[c] & undecided & ~(1 << c))
+            if size:
+                cells.append((n, size))
+        if not cells and not counts.outside:  # only dead cells are left: they must be guessed
+            cells = [(n, box.bit_count()) for box, n in counts.boxes]
     if proven > 1:
         return 1.0
     total = counts.total
     first = second = total + 1  # fewest arrangements with a mine in a cell, and the next fewest
-    cells = [(n, box.bit_count()) for box, n in counts.boxes]
     if counts.outside:
         cells.append((counts.per_outside, counts.outside.bit_count()))
     for n, size in cells:
@@ -97,8 +115,19 @@ class Lookahead:
     Flags are trusted as mines, as the player places them only where the analysis proves one.
     """
 
-    def __init__(self, analysis: Analysis) -> None:
-        """Prepare the constraints of ``analysis``'s position (flags as mines)."""
+    def __init__(
+        self,
+        analysis: Analysis,
+        living: bool = False,
+        enablers: bool = False,
+        progress_bonus: float = 0.0,
+    ) -> None:
+        """Prepare the constraints of ``analysis``'s position (flags as mines); with
+        ``living``, the next move is weighed among living cells only (see
+        :func:`next_safety`); with ``enablers``, a cell's long-term risk includes the 50/50s
+        in waiting its mine would close (see :func:`~mineproof.play.influence.board_influence`);
+        a ``progress_bonus`` raises a weight by that share of the chance that the cell's
+        number proves safe more cells than its being safe alone does."""
         position = analysis.position
         self.analysis = analysis
         self.total = analysis.arrangements
@@ -106,18 +135,34 @@ class Lookahead:
         self.masks = position.board.neighbour_masks()
         self.flags = position.flag_mask
         self._groups: dict[tuple[int, int], int] = {}
+        self._living = self.masks if living else None
+        self._enablers: dict[int, int] | None = None
+        self._board_risk: dict[int, int] | None = None
+        self._use_enablers = enablers
+        self._bonus = progress_bonus
 
     def risk(self, cell: int) -> int:
         """Return the arrangements where ``cell`` is part of a 50/50 in waiting (see
         :func:`~mineproof.play.influence.influence`); the counts of the pairs and blocks that
         cells share are made once. Raises :class:`~mineproof.analysis.CountTooLarge` past the
         counting budget in force."""
-        return influence(self.analysis, self.constraints, cell, self._groups)
+        extra = 0
+        if self._use_enablers:
+            self.board_risk()
+            assert self._enablers is not None
+            extra = self._enablers.get(cell, 0)
+        return influence(self.analysis, self.constraints, cell, self._groups, extra)
 
     def board_risk(self) -> dict[int, int]:
         """Return :func:`~mineproof.play.influence.board_influence` of the position (its
-        counts shared with :meth:`risk`)."""
-        return board_influence(self.analysis, self.constraints, self._groups)
+        counts shared with :meth:`risk`), made once."""
+        if self._board_risk is None:
+            enablers: dict[int, int] = {}
+            self._board_risk = board_influence(
+                self.analysis, self.constraints, self._groups, enablers
+            )
+            self._enablers = enablers
+        return self._board_risk
 
     def reveals(self, cell: int) -> Iterator[tuple[int, Counts]]:
         """Yield ``(number, counts)`` for every number ``cell`` can show if it is safe.
@@ -152,12 +197,14 @@ class Lookahead:
         """
         total = self.total
         safety = 1 - self.analysis.mine_counts[cell] / total
-        factor = influence_factor(self.analysis, cell, self.risk(cell))
+        factor = influence_factor(self.analysis, cell, self.risk(cell)) * (1 + self._bonus)
         if safety * factor <= bound:  # its secondary safety is at most its safety: no count
             return Score(cell, safety, safety, 0.0, 0.0, False, safety * factor, True)
         secondary = progress = clears = 0.0
         left = safety  # the chance of the numbers not yet looked at
         values = 0
+        common = -1
+        shown: list[tuple[float, int]] = []
         for _, counts in self.reveals(cell):
             most = secondary + left
             if most * factor <= bound:
@@ -165,8 +212,15 @@ class Lookahead:
             p = counts.total / total
             left -= p
             values += 1
-            secondary += p * next_safety(counts)
+            secondary += p * next_safety(counts, self._living)
+            common &= counts.safe
+            shown.append((p, counts.safe))
             if counts.safe:
                 progress += p
                 clears += p * counts.safe.bit_count()
-        return Score(cell, safety, secondary, progress, clears, values == 1, secondary * factor)
+        common = common if values else 0
+        weight = secondary * factor
+        if self._bonus:
+            beyond = sum(p for p, safe in shown if safe & ~common)
+            weight = weight / (1 + self._bonus) * (1 + self._bonus * beyond)
+        return Score(cell, safety, secondary, progress, clears, values == 1, weight, False, common)

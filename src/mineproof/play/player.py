@@ -25,13 +25,14 @@ mine; when nothing is forced, the strategy picks a guess:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from mineproof.analysis import Analysis, CountTooLarge, analyze, counting_budget
 from mineproof.analysis.constraints import cells_seen, condition, constraints_of
 from mineproof.board import Board, Layout, iter_bits
+from mineproof.errors import IllegalMoveError
 from mineproof.formats import format_layout_text
 from mineproof.game import Game
 from mineproof.logic import one_clue_closure
@@ -51,10 +52,12 @@ __all__ = [
     "Rules",
     "Strategy",
     "best_guess",
+    "choose_guess",
     "deal",
     "opening_chance",
     "opening_corner",
     "play_game",
+    "play_on",
 ]
 
 Strategy = Literal["logic", "safest", "best"]
@@ -126,6 +129,52 @@ def play_game(
             )
 
     move("open", board.index(*start), {"kind": "start"})
+    result = _play_on(game, strategy, config, move)
+    if record is not None:
+        record.update(
+            {
+                "width": board.width,
+                "height": board.height,
+                "mines": mines,
+                "rules": rules,
+                "strategy": strategy,
+                "layout": format_layout_text(layout).splitlines()[1:],
+                "start": list(start),
+                "outcome": result.outcome,
+                "moves": moves,
+            }
+        )
+    return result
+
+
+def play_on(game: Game, strategy: Strategy = "best", config: GuessConfig = DEFAULT) -> GameResult:
+    """Play ``game`` on from where it stands, as :func:`play_game` plays, to its end.
+
+    Returns the outcome ("stuck" when the ``logic`` strategy has no forced move), the guesses
+    made here and the cells open at the end. ``game``'s flags must be on mines (the player
+    trusts them), as the player's own are. Raises ``IllegalMoveError`` on a game already over.
+    """
+    board = game.board
+
+    def move(action: str, i: int, reason: dict[str, Any]) -> None:
+        if action == "flag":
+            game.flag(*board.xy(i))
+        else:
+            game.reveal(*board.xy(i))
+
+    if game.state != "playing":
+        raise IllegalMoveError(f"the game is over ({game.state})")
+    return _play_on(game, strategy, config, move)
+
+
+def _play_on(
+    game: Game,
+    strategy: Strategy,
+    config: GuessConfig,
+    move: Callable[[str, int, dict[str, Any]], None],
+) -> GameResult:
+    """Return the result of playing ``game`` to its end, each move made through ``move``
+    (action, cell, reason)."""
     guesses = 0
     outcome: Outcome = "stuck"
     while game.state == "playing":
@@ -145,26 +194,12 @@ def play_game(
             continue
         if strategy == "logic":
             break
-        cell = _safest(analysis) if strategy == "safest" else _guess(analysis, config)
+        cell = choose_guess(analysis, strategy, config)
         guesses += 1
         p = analysis.mine_counts[cell] / analysis.arrangements
         move("open", cell, {"kind": "guess", "probability": p, "strategy": strategy})
     if game.state != "playing":
         outcome = "won" if game.state == "won" else "lost"
-    if record is not None:
-        record.update(
-            {
-                "width": board.width,
-                "height": board.height,
-                "mines": mines,
-                "rules": rules,
-                "strategy": strategy,
-                "layout": format_layout_text(layout).splitlines()[1:],
-                "start": list(start),
-                "outcome": outcome,
-                "moves": moves,
-            }
-        )
     return GameResult(outcome, guesses, game.opened_mask.bit_count())
 
 
@@ -184,9 +219,17 @@ def deal(
     return start, Layout.random(board, mines, rng, start, guarantee)
 
 
-def _guess(analysis: Analysis, config: GuessConfig) -> int:
-    """Return the ``best`` strategy's guess, or the safest cell when weighing the candidates
-    would pass its budget."""
+def choose_guess(
+    analysis: Analysis, strategy: Strategy = "best", config: GuessConfig = DEFAULT
+) -> int:
+    """Return the cell the player opens when nothing is forced in ``analysis``'s position: with
+    ``safest`` a cell of lowest mine probability; with ``best`` :func:`best_guess`'s cell, or
+    the safest when weighing the candidates would pass its budget. Raises ``ValueError`` for
+    the ``logic`` strategy, which never guesses."""
+    if strategy == "logic":
+        raise ValueError("the logic strategy never guesses")
+    if strategy == "safest":
+        return _safest(analysis)
     try:
         return best_guess(analysis, config=config).cell
     except CountTooLarge:
@@ -293,7 +336,7 @@ def _best_guess(analysis: Analysis, config: GuessConfig) -> BestGuess:
     if config.chains:
         chains = unavoidable_fifty_fifties(analysis)
         if chains:
-            look = Lookahead(analysis)
+            look = Lookahead(analysis, config.living, config.enablers, config.progress_bonus)
             scores = [look.score(cell) for cell in iter_bits(chains[0])]
             return BestGuess(max(scores, key=Score.key).cell, "fifty-fifty")
     else:
@@ -316,12 +359,12 @@ def _best_guess(analysis: Analysis, config: GuessConfig) -> BestGuess:
         if found:
             counts = analysis.mine_counts
             fewest = min(counts[c] for c in found)
-            look = Lookahead(analysis)
+            look = Lookahead(analysis, config.living, config.enablers, config.progress_bonus)
             scores = [look.score(c) for c in found if counts[c] == fewest]
             return BestGuess(max(scores, key=Score.key).cell, "pseudo-fifty-fifty")
     if not any(n >= 0 for n in analysis.mine_counts):
         raise ValueError("no covered cell is left to guess")
-    look = Lookahead(analysis)
+    look = Lookahead(analysis, config.living, config.enablers, config.progress_bonus)
     best: Score | None = None
     candidates = _candidates(analysis, look, config)
     for cell in candidates:
