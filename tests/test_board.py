@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mineproof.bitboard import bitboard
 from mineproof.board import MAX_SIDE, Board, FirstClick, Layout, cell_name, iter_bits
 from mineproof.errors import FormatError
 
@@ -110,6 +111,16 @@ def test_dilate_adds_the_neighbours(board: Board, data: st.DataObject) -> None:
     for i in iter_bits(mask):
         expected |= board.neighbour_masks()[i]
     assert board.dilate(mask) == expected
+
+
+@given(st.data())
+def test_around_is_the_cells_next_to_the_mask(data: st.DataObject) -> None:
+    width, height = data.draw(st.integers(1, 12)), data.draw(st.integers(1, 12))
+    board = Board(width, height)
+    mask = data.draw(st.integers(0, board.full_mask))
+    masks = board.neighbour_masks()
+    expected = sum(1 << i for i in range(board.size) if masks[i] & mask)
+    assert bitboard(width, height).around(mask) == expected
 
 
 @given(st.integers(0, 1 << 300))

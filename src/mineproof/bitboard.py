@@ -89,6 +89,13 @@ class Bitboard:
         moved = mask >> d if d >= 0 else mask << -d
         return moved & columns & self.full
 
+    def around(self, mask: int) -> int:
+        """Return the cells that have a neighbour in ``mask`` (a cell of ``mask`` only when
+        another of its cells is next to it)."""
+        side = mask << 1 & self.not_first | mask >> 1 & self.not_last
+        row = mask | side
+        return (side | row << self.width | row >> self.width) & self.full
+
     def dilate(self, mask: int) -> int:
         """Return ``mask`` with every neighbour of its cells added."""
         row = mask | mask << 1 & self.not_first | mask >> 1 & self.not_last

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from itertools import combinations
 
 import pytest
@@ -10,7 +11,10 @@ import pytest
 from mineproof.analysis import analyze
 from mineproof.analysis.constraints import Constraints, constraints_of
 from mineproof.analysis.core import Counts, count_constraints
+from mineproof.bitboard import bitboard
 from mineproof.board import iter_bits
+from mineproof.play.config import DEFAULT
+from mineproof.play.influence import influence_factor
 from mineproof.play.lookahead import Lookahead, next_safety
 from mineproof.position import Position
 
@@ -52,22 +56,33 @@ def test_reveals_match_the_analysis_of_each_number(stuck_positions: StuckPositio
 def test_score_is_an_expected_next_safety(stuck_positions: StuckPositions) -> None:
     position = stuck_positions(1, 8, 8, 10, 64)[0]
     analysis = analyze(position, trust_flags=True)
+    bits = bitboard(position.board.width, position.board.height)
     look = Lookahead(analysis)
-    cell = min(
-        iter_bits(position.covered_mask & ~analysis.mine_mask), key=analysis.mine_counts.__getitem__
-    )
-    score = look.score(cell)
-    expected = sum(
-        counts.total / analysis.arrangements * next_safety(counts)
-        for _, counts in look.reveals(cell)
-    )
-    assert score.secondary == pytest.approx(expected)
-    assert 0 < score.secondary <= score.safety <= 1
-    assert not score.pruned
-    # A bound above what the cell can reach (its weight is at most 1.9 times its safety) stops
-    # the evaluation.
-    assert score.weight >= score.secondary
-    assert look.score(cell, bound=2 * score.safety).pruned
+    plain = Lookahead(analysis, replace(DEFAULT, living=False, enablers=False, progress_bonus=0))
+    checked = 0
+    for cell in iter_bits(position.covered_mask & ~analysis.mine_mask):
+        score, bare = look.score(cell), plain.score(cell)
+        shown = [(counts.total / analysis.arrangements, counts) for _, counts in look.reveals(cell)]
+        assert score.secondary == pytest.approx(sum(p * next_safety(c, bits) for p, c in shown))
+        assert bare.secondary == pytest.approx(sum(p * next_safety(c) for p, c in shown))
+        assert 0 < score.secondary <= score.safety <= 1
+        assert not score.pruned
+        # The progress bonus: the chance of a number that proves safe more than the cells
+        # proven safe whatever the number.
+        common = ~0
+        for _, c in shown:
+            common &= c.safe
+        beyond = sum(p for p, c in shown if c.safe & ~common)
+        factor = influence_factor(analysis, cell, look.risk(cell))
+        expected = score.secondary * factor * (1 + DEFAULT.progress_bonus * beyond)
+        assert score.weight == pytest.approx(expected)
+        assert score.common == (common if shown else 0)
+        # A bound above what the cell can reach (its weight is at most 1.9 x 1.01 times its
+        # safety) stops the evaluation.
+        assert score.weight >= score.secondary
+        assert look.score(cell, bound=2 * score.safety).pruned
+        checked += 1
+    assert checked > 10
 
 
 def test_dead_cells_are_those_that_can_show_one_number(stuck_positions: StuckPositions) -> None:
@@ -121,6 +136,7 @@ def test_living_next_safety_matches_the_arrangements(stuck_positions: StuckPosit
         analysis = analyze(position, trust_flags=True)
         look = Lookahead(analysis)
         masks = position.board.neighbour_masks()
+        bits = bitboard(position.board.width, position.board.height)
         for cell in iter_bits(position.covered_mask & ~analysis.mine_mask)[:4]:
             for value, counts in look.reveals(cell):
                 cells = list(position.cells)
@@ -147,7 +163,7 @@ def test_living_next_safety_matches_the_arrangements(stuck_positions: StuckPosit
                     expected = (4 * ranked[0] + ranked[1]) / 5
                 if not living or counts.outside & ~sum(1 << c for c in living):
                     continue  # cells no clue sees count as living; dead-only falls back
-                assert next_safety(counts, masks) == pytest.approx(expected), (after, cell)
+                assert next_safety(counts, bits) == pytest.approx(expected), (after, cell)
                 checked += 1
                 differ += next_safety(counts) != pytest.approx(expected)
     assert checked > 50 and differ  # and dead cells did change some

@@ -188,19 +188,21 @@ EXPERT_STUCK = "\n".join(
 
 
 def test_work_that_runs_out_on_the_extra_cells_keeps_the_candidates_best() -> None:
+    # Without the enablers, whose board scan runs with the candidates' first weighing.
     analysis = analyze(Position.parse(EXPERT_STUCK), trust_flags=True)
-    without = GuessConfig.parse("influenced=0")
+    config = GuessConfig.parse("enablers=0")
+    without = GuessConfig.parse("enablers=0,influenced=0")
     clear_cache()  # each measure of work from cold: remembered counts cost nothing
     with counting_budget(10**12) as budget:
         plain = best_guess(analysis, config=without)
     enough = budget.spent  # all the look-ahead's candidates need, and no more
     clear_cache()
     with counting_budget(10**12) as budget:
-        best_guess(analysis)
+        best_guess(analysis, config=config)
     assert budget.spent > enough  # the extra cells cost work of their own
     # With only the candidates' work, the answer is still the look-ahead's, not an error.
     clear_cache()
-    guess = best_guess(analysis, work=enough)
+    guess = best_guess(analysis, work=enough, config=config)
     assert guess.reason == "lookahead" and guess.cell == plain.cell
 
 

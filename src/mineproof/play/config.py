@@ -46,9 +46,9 @@ class GuessConfig:
     influenced: bool = True
     regions: bool = True
     chains: bool = True
-    living: bool = False
-    enablers: bool = False
-    progress_bonus: float = 0.0
+    living: bool = True
+    enablers: bool = True
+    progress_bonus: float = 0.01
 
     @classmethod
     def parse(cls, text: str) -> GuessConfig:

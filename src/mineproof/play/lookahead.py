@@ -13,13 +13,14 @@ opening only when nothing else is left (another move may yet decide it).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from mineproof.analysis import Analysis
 from mineproof.analysis.constraints import Clue, Contradiction, constraints_of, new_clue
 from mineproof.analysis.core import Counts, count_constraints
-from mineproof.board import iter_bits
+from mineproof.bitboard import Bitboard, bitboard
+from mineproof.play.config import DEFAULT, GuessConfig
 from mineproof.play.influence import board_influence, influence, influence_factor
 
 __all__ = ["Lookahead", "Score", "next_safety"]
@@ -61,28 +62,26 @@ class Score:
         return (not self.dead, self.weight, self.progress, self.clears, -self.cell)
 
 
-def next_safety(counts: Counts, masks: Sequence[int] | None = None) -> float:
+def next_safety(counts: Counts, bits: Bitboard | None = None) -> float:
     """Return the safety of the best next move of a position, from its exact counts.
 
     1.0 when two cells or more are proven safe or every unknown cell is a mine (nothing left
     to guess); otherwise a blend of the safest and second-safest cells' chances to be safe, a
     lone safe cell counting as the safest (what it shows may not help the move after it).
-    With the board's neighbour ``masks``, only *living* cells count: those with an undecided
-    neighbour (a cell whose neighbours are all decided shows a number known in advance).
+    With the board's :class:`~mineproof.bitboard.Bitboard` ``bits``, only *living* cells
+    count: those with an undecided neighbour (a cell whose neighbours are all decided shows a
+    number known in advance); the cells no clue sees are taken as living.
     """
-    if masks is None:
+    if bits is None:
         proven = counts.safe.bit_count()
         cells = [(n, box.bit_count()) for box, n in counts.boxes]
     else:
         undecided = counts.outside
         for box, _ in counts.boxes:
             undecided |= box
-        proven = sum(1 for c in iter_bits(counts.safe) if masks[c] & undecided)
-        cells = []
-        for box, n in counts.boxes:
-            size = sum(1 for c in iter_bits(box) if masks[c] & undecided & ~(1 << c))
-            if size:
-                cells.append((n, size))
+        living = bits.around(undecided)
+        proven = (counts.safe & living).bit_count()
+        cells = [(n, size) for box, n in counts.boxes if (size := (box & living).bit_count())]
         if not cells and not counts.outside:  # only dead cells are left: they must be guessed
             cells = [(n, box.bit_count()) for box, n in counts.boxes]
     if proven > 1:
@@ -115,19 +114,10 @@ class Lookahead:
     Flags are trusted as mines, as the player places them only where the analysis proves one.
     """
 
-    def __init__(
-        self,
-        analysis: Analysis,
-        living: bool = False,
-        enablers: bool = False,
-        progress_bonus: float = 0.0,
-    ) -> None:
-        """Prepare the constraints of ``analysis``'s position (flags as mines); with
-        ``living``, the next move is weighed among living cells only (see
-        :func:`next_safety`); with ``enablers``, a cell's long-term risk includes the 50/50s
-        in waiting its mine would close (see :func:`~mineproof.play.influence.board_influence`);
-        a ``progress_bonus`` raises a weight by that share of the chance that the cell's
-        number proves safe more cells than its being safe alone does."""
+    def __init__(self, analysis: Analysis, config: GuessConfig = DEFAULT) -> None:
+        """Prepare the constraints of ``analysis``'s position (flags as mines), to weigh cells
+        as ``config`` says: its ``living``, ``enablers`` and ``progress_bonus`` (see
+        :class:`~mineproof.play.config.GuessConfig`)."""
         position = analysis.position
         self.analysis = analysis
         self.total = analysis.arrangements
@@ -135,11 +125,12 @@ class Lookahead:
         self.masks = position.board.neighbour_masks()
         self.flags = position.flag_mask
         self._groups: dict[tuple[int, int], int] = {}
-        self._living = self.masks if living else None
+        board = position.board
+        self._living = bitboard(board.width, board.height) if config.living else None
         self._enablers: dict[int, int] | None = None
         self._board_risk: dict[int, int] | None = None
-        self._use_enablers = enablers
-        self._bonus = progress_bonus
+        self._use_enablers = config.enablers
+        self._bonus = config.progress_bonus
 
     def risk(self, cell: int) -> int:
         """Return the arrangements where ``cell`` is part of a 50/50 in waiting (see

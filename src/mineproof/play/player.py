@@ -336,7 +336,7 @@ def _best_guess(analysis: Analysis, config: GuessConfig) -> BestGuess:
     if config.chains:
         chains = unavoidable_fifty_fifties(analysis)
         if chains:
-            look = Lookahead(analysis, config.living, config.enablers, config.progress_bonus)
+            look = Lookahead(analysis, config)
             scores = [look.score(cell) for cell in iter_bits(chains[0])]
             return BestGuess(max(scores, key=Score.key).cell, "fifty-fifty")
     else:
@@ -359,12 +359,12 @@ def _best_guess(analysis: Analysis, config: GuessConfig) -> BestGuess:
         if found:
             counts = analysis.mine_counts
             fewest = min(counts[c] for c in found)
-            look = Lookahead(analysis, config.living, config.enablers, config.progress_bonus)
+            look = Lookahead(analysis, config)
             scores = [look.score(c) for c in found if counts[c] == fewest]
             return BestGuess(max(scores, key=Score.key).cell, "pseudo-fifty-fifty")
     if not any(n >= 0 for n in analysis.mine_counts):
         raise ValueError("no covered cell is left to guess")
-    look = Lookahead(analysis, config.living, config.enablers, config.progress_bonus)
+    look = Lookahead(analysis, config)
     best: Score | None = None
     candidates = _candidates(analysis, look, config)
     for cell in candidates:
