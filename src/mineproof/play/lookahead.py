@@ -8,7 +8,11 @@ best next move. The counts come straight from the constraints (the cell leaves t
 cells, a clue for its number joins), so no position is built.
 
 A cell that can show only one number is *dead*: opening it tells nothing, so it is worth
-opening only when nothing else is left (another move may yet decide it).
+opening only when nothing else is left (another move may yet decide it). For the same reason
+the next move is weighed among *living* cells (``GuessConfig.living``): a cell proven safe
+whose neighbours are all decided is no safe next move, as it would show a number known in
+advance (JSMinesweeper's ``bestLivingSafety``; weighed decision by decision, it was the larger
+part of what JSMinesweeper's choices gained over ours).
 """
 
 from __future__ import annotations
@@ -39,9 +43,10 @@ class Score:
     safe and some other cell is proven safe at once; ``clears``: the expected number of cells so
     proven; ``dead``: the cell can show only one number; ``weight``: what guesses are ranked
     by, the secondary safety raised by the cell's long-term risk (see
-    :mod:`mineproof.play.influence`); ``pruned``: the evaluation stopped early because the
-    cell could no longer beat the bound it was given; ``common``: the cells proven safe
-    whatever number the cell shows (0 when pruned).
+    :mod:`mineproof.play.influence`) and by the progress bonus (see
+    :class:`~mineproof.play.config.GuessConfig`); ``pruned``: the evaluation stopped early
+    because the cell could no longer beat the bound it was given; ``common``: the cells proven
+    safe whatever number the cell shows (0 when pruned).
     """
 
     cell: int
