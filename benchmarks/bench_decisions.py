@@ -39,13 +39,11 @@ from functools import partial
 from typing import Any, get_args
 
 from mineproof.analysis import analyze, sample_arrangement
-from mineproof.board import Board, Layout
+from mineproof.board import LEVELS, Board, Layout
 from mineproof.game import Game
 from mineproof.parallel import collect_less, ordered_map
 from mineproof.play import Rules, choose_guess, deal, game_rng, play_game, play_on
 from mineproof.play.config import GuessConfig
-
-LEVELS = {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (30, 16, 99)}
 
 Move = tuple[str, tuple[int, int]]
 

@@ -34,13 +34,11 @@ from dataclasses import dataclass
 from math import comb
 from typing import Any, get_args
 
-from mineproof.board import Board, iter_bits
+from mineproof.board import LEVELS, Board, iter_bits
 from mineproof.parallel import collect_less, ordered_map
 from mineproof.play import Rules, Strategy, deal, game_rng, play_game, wilson
 from mineproof.play.config import GuessConfig
 from mineproof.play.player import RULES
-
-LEVELS = {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (30, 16, 99)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,11 +27,9 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, get_args
 
 from mineproof.analysis import CountTooLarge, analyze
-from mineproof.board import Board
+from mineproof.board import LEVELS, Board
 from mineproof.game import Game
 from mineproof.play import Rules, best_guess, deal, game_rng, play_game
-
-LEVELS = {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (30, 16, 99)}
 
 # JSMinesweeper's messages, by the words that tell its reason (the first that matches).
 THEIR_REASONS = (

@@ -132,8 +132,7 @@ class Lookahead:
         self._groups: dict[tuple[int, int], int] = {}
         board = position.board
         self._living = bitboard(board.width, board.height) if config.living else None
-        self._enablers: dict[int, int] | None = None
-        self._board_risk: dict[int, int] | None = None
+        self._scan: tuple[dict[int, int], dict[int, int]] | None = None  # risk, enablers
         self._use_enablers = config.enablers
         self._bonus = config.progress_bonus
 
@@ -142,23 +141,21 @@ class Lookahead:
         :func:`~mineproof.play.influence.influence`); the counts of the pairs and blocks that
         cells share are made once. Raises :class:`~mineproof.analysis.CountTooLarge` past the
         counting budget in force."""
-        extra = 0
-        if self._use_enablers:
-            self.board_risk()
-            assert self._enablers is not None
-            extra = self._enablers.get(cell, 0)
+        extra = self._board_scan()[1].get(cell, 0) if self._use_enablers else 0
         return influence(self.analysis, self.constraints, cell, self._groups, extra)
 
     def board_risk(self) -> dict[int, int]:
         """Return :func:`~mineproof.play.influence.board_influence` of the position (its
         counts shared with :meth:`risk`), made once."""
-        if self._board_risk is None:
+        return self._board_scan()[0]
+
+    def _board_scan(self) -> tuple[dict[int, int], dict[int, int]]:
+        """Return the board's scan and its enablers' counts, made once."""
+        if self._scan is None:
             enablers: dict[int, int] = {}
-            self._board_risk = board_influence(
-                self.analysis, self.constraints, self._groups, enablers
-            )
-            self._enablers = enablers
-        return self._board_risk
+            risk = board_influence(self.analysis, self.constraints, self._groups, enablers)
+            self._scan = risk, enablers
+        return self._scan
 
     def reveals(self, cell: int) -> Iterator[tuple[int, Counts]]:
         """Yield ``(number, counts)`` for every number ``cell`` can show if it is safe.
@@ -193,18 +190,19 @@ class Lookahead:
         """
         total = self.total
         safety = 1 - self.analysis.mine_counts[cell] / total
-        factor = influence_factor(self.analysis, cell, self.risk(cell)) * (1 + self._bonus)
-        if safety * factor <= bound:  # its secondary safety is at most its safety: no count
-            return Score(cell, safety, safety, 0.0, 0.0, False, safety * factor, True)
+        factor = influence_factor(self.analysis, cell, self.risk(cell))
+        most = factor * (1 + self._bonus)  # the largest factor the progress bonus can give
+        if safety * most <= bound:  # its secondary safety is at most its safety: no count
+            return Score(cell, safety, safety, 0.0, 0.0, False, safety * most, True)
         secondary = progress = clears = 0.0
         left = safety  # the chance of the numbers not yet looked at
         values = 0
         common = -1
         shown: list[tuple[float, int]] = []
         for _, counts in self.reveals(cell):
-            most = secondary + left
-            if most * factor <= bound:
-                return Score(cell, safety, most, progress, clears, False, most * factor, True)
+            reach = secondary + left
+            if reach * most <= bound:
+                return Score(cell, safety, reach, progress, clears, False, reach * most, True)
             p = counts.total / total
             left -= p
             values += 1
@@ -215,8 +213,6 @@ class Lookahead:
                 progress += p
                 clears += p * counts.safe.bit_count()
         common = common if values else 0
-        weight = secondary * factor
-        if self._bonus:
-            beyond = sum(p for p, safe in shown if safe & ~common)
-            weight = weight / (1 + self._bonus) * (1 + self._bonus * beyond)
+        beyond = sum(p for p, safe in shown if safe & ~common)
+        weight = secondary * factor * (1 + self._bonus * beyond)
         return Score(cell, safety, secondary, progress, clears, values == 1, weight, False, common)
