@@ -337,14 +337,11 @@ def _combine(clues: list[Clue], outside: int, left: int) -> tuple[int, int, list
     """
     u = outside.bit_count()
     comps = component_counts(clues, left)
-    # others[c]: the product of every component's weights but c's; full: the product of all.
     n = len(comps)
+    # prefix[c]: the product of the weights of the components before c; full: of them all.
     prefix = [[1]]
     for _, cc in comps:
         prefix.append(_mul(prefix[-1], cc.weights, left))
-    suffix = [[1]] * (n + 1)
-    for c in range(n - 1, -1, -1):
-        suffix[c] = _mul(suffix[c + 1], comps[c][1].weights, left)
     full = prefix[n]
     rest, total = _with_outside(full, u, left)
     # C(u - 1, m - 1) = C(u, m) * m / u: the placements with a given outside cell mined.
@@ -353,11 +350,31 @@ def _combine(clues: list[Clue], outside: int, left: int) -> tuple[int, int, list
         if u
         else 0
     )
+    # The ways to complete an arrangement of component c with k mines are
+    # w[k] = sum over j of others[j] * rest[k + j], others being the product of every other
+    # component's weights. Rather than multiply out each others (a product of two long
+    # polynomials per component), fold rest into the components from the last one back:
+    # after[c][m] = sum over j of (product of the weights of components c+1..n-1)[j] * rest[m + j].
+    # Then w[k] = sum over a of prefix[c][a] * after[c][k + a]: each step costs the length of
+    # the polynomials times a component's few mine counts, never a length squared.
+    size = len(full)
+    after: list[list[int]] = [rest]
+    for c in range(n - 1, 0, -1):
+        weights = comps[c][1].weights
+        nxt = after[-1]
+        after.append(
+            [
+                sum(x * nxt[m + k] for k, x in enumerate(weights[: size - m]) if x)
+                for m in range(size)
+            ]
+        )
+    after.reverse()  # after[c] folds the components after c (after[n - 1]: rest alone)
     boxes_out: list[tuple[int, int]] = []
     for c, (boxes, cc) in enumerate(comps):
-        others = _mul(prefix[c], suffix[c + 1], left)
+        tail = after[c]
+        head = prefix[c]
         w = [
-            sum(q * r for q, r in zip(others, rest[k:], strict=False))
+            sum(p * tail[k + a] for a, p in enumerate(head[: size - k]) if p)
             for k in range(len(cc.weights))
         ]
         for box, expected in zip(boxes, cc.box_mines(w), strict=True):
