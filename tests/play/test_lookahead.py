@@ -81,6 +81,9 @@ def test_score_is_an_expected_next_safety(stuck_positions: StuckPositions) -> No
         # safety) stops the evaluation.
         assert score.weight >= score.secondary
         assert look.score(cell, bound=2 * score.safety).pruned
+        # Its reach bounds its weight, and a bound at its reach spares every count.
+        assert score.weight <= look.reach(cell) <= 2 * score.safety
+        assert look.score(cell, bound=look.reach(cell)).pruned
         checked += 1
     assert checked > 10
 

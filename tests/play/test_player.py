@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -24,8 +25,8 @@ from mineproof.play import (
     wilson,
 )
 from mineproof.play.config import GuessConfig
-from mineproof.play.lookahead import Lookahead
-from mineproof.play.player import _candidates, _safest, best_guess, opening_corner
+from mineproof.play.lookahead import Lookahead, Score
+from mineproof.play.player import _candidates, _safest, _weigh, best_guess, opening_corner
 from mineproof.position import Position
 
 
@@ -162,27 +163,49 @@ def test_candidates_are_the_nearly_safest() -> None:
     assert counts == sorted(counts)
 
 
+# The conftest fixture: (count, width, height, mines, most covered) -> positions.
+StuckPositions = Callable[[int, int, int, int, int], list[Position]]
+
+
+def test_weighing_in_order_of_reach_finds_the_best_of_every_cell_weighed_in_full(
+    stuck_positions: StuckPositions,
+) -> None:
+    # The bounds only spare work: each candidate weighed in full, with no bound, gives the
+    # same best cell with the same weight.
+    positions = stuck_positions(6, 16, 16, 40, 256)
+    assert len(positions) == 6
+    for position in positions:
+        analysis = analyze(position, trust_flags=True)
+        look = Lookahead(analysis)
+        cells = _candidates(analysis, look)
+        full = max((look.score(cell) for cell in cells), key=Score.key)
+        found = _weigh(Lookahead(analysis), cells, None)
+        assert found is not None
+        assert (found.cell, found.weight) == (full.cell, full.weight)
+
+
 # A stuck expert position (the test fixture's generator) where the board's 50/50s in waiting
-# add cells to weigh after the look-ahead's own candidates.
+# add cells to weigh after the look-ahead's own candidates, and one of them reaches above the
+# candidates' best, so that it is counted.
 EXPERT_STUCK = "\n".join(
     [
         "30x16x99",
-        "0000000000001H3H212H100000001H",
-        "00000000011112H22H211122212132",
-        "1111110001H10111112111HH3H2H3H",
-        "2H21H10123210000012H1134H2213H",
-        "2H211102HH10011112H2101H210011",
-        "23211234H32111H22H210122211000",
-        "H2H22HHH312H212H223211H33H2121",
-        "122H224H214H301234HH234HH32H3H",
-        "1222101122HH2002HHH33HH4H2124H",
-        "H2H211001H432002HH312H321112H2",
-        "1212H212333H21123H212110001H32",
-        "000112H3HH33HH1HH23H200000223H",
-        "1110012H322HH333HHHH2111112H21",
-        "2H2011222123HHHHHHH323H32H2110",
-        "2H213H21H11HHHHHHHH2HHH5H31000",
-        "1111HH211112HHHHHHHHHHHHH20000",
+        "001H2112HHHHHHHHHHHHHHHHHHHHHH",
+        "0012H11H4HHHHHHHHHHHHHHHHHHHHH",
+        "11011112HHHHHHHHHHHHHHHHHHHHHH",
+        "H2211113HHHHHHHHHHHHHHHHHHHHHH",
+        "2H2H23H4HHHHHHHHHHHHHHHHHHHHHH",
+        "12323HHHHHHHHHHHHHHHHHHHHHHHHH",
+        "02H33HHHHHHHHHHHHHHHHHHHHHHHHH",
+        "13HHH3HHHHHHHHHHHHHHHHHHHHHHHH",
+        "HH3HHHHHHHHHHHHHHHHHHHHHHHHHHH",
+        "HHHHHHHHHHHHHHHHHHHHHHHHHHHHHH",
+        "HHHHHHHHHHHHHHHHHHHHHHHHHHHHHH",
+        "HHHHHHHHHHHHHHHHHHHHHHHHHHHHHH",
+        "HHHHHHHHHHHHHHHHHHHHHHHHHHHHHH",
+        "HHHHHHHHHHHHHHHHHHHHHHHHHHHHHH",
+        "HHHHHHHHHHHHHHHHHHHHHHHHHHHHHH",
+        "HHHHHHHHHHHHHHHHHHHHHHHHHHHHHH",
     ]
 )
 

@@ -135,6 +135,7 @@ class Lookahead:
         self._scan: tuple[dict[int, int], dict[int, int]] | None = None  # risk, enablers
         self._use_enablers = config.enablers
         self._bonus = config.progress_bonus
+        self._factors: dict[int, float] = {}
 
     def risk(self, cell: int) -> int:
         """Return the arrangements where ``cell`` is part of a 50/50 in waiting (see
@@ -156,6 +157,23 @@ class Lookahead:
             risk = board_influence(self.analysis, self.constraints, self._groups, enablers)
             self._scan = risk, enablers
         return self._scan
+
+    def _factor(self, cell: int) -> float:
+        """Return :func:`~mineproof.play.influence.influence_factor` of ``cell``, made once."""
+        factor = self._factors.get(cell)
+        if factor is None:
+            factor = influence_factor(self.analysis, cell, self.risk(cell))
+            self._factors[cell] = factor
+        return factor
+
+    def reach(self, cell: int) -> float:
+        """Return the most :meth:`score` can weigh ``cell``: its chance to be safe (its secondary
+        safety is at most that) raised by its long-term risk and the largest progress bonus.
+        Weighing cells in the order of their reach makes the bounds given to :meth:`score`
+        tight early. Raises :class:`~mineproof.analysis.CountTooLarge` past the counting
+        budget in force."""
+        safety = 1 - self.analysis.mine_counts[cell] / self.total
+        return safety * self._factor(cell) * (1 + self._bonus)
 
     def reveals(self, cell: int) -> Iterator[tuple[int, Counts]]:
         """Yield ``(number, counts)`` for every number ``cell`` can show if it is safe.
@@ -190,7 +208,7 @@ class Lookahead:
         """
         total = self.total
         safety = 1 - self.analysis.mine_counts[cell] / total
-        factor = influence_factor(self.analysis, cell, self.risk(cell))
+        factor = self._factor(cell)
         most = factor * (1 + self._bonus)  # the largest factor the progress bonus can give
         if safety * most <= bound:  # its secondary safety is at most its safety: no count
             return Score(cell, safety, safety, 0.0, 0.0, False, safety * most, True)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -365,25 +366,43 @@ def _best_guess(analysis: Analysis, config: GuessConfig) -> BestGuess:
     if not any(n >= 0 for n in analysis.mine_counts):
         raise ValueError("no covered cell is left to guess")
     look = Lookahead(analysis, config)
-    best: Score | None = None
     candidates = _candidates(analysis, look, config)
-    for cell in candidates:
-        bound = best.weight if best is not None and not best.dead else -1.0
-        score = look.score(cell, bound)
-        if score.pruned:
-            continue
-        if best is None or score.key() > best.key():
-            best = score
+    best = _weigh(look, candidates, None)
     assert best is not None
     if config.influenced and not best.dead:
-        try:
-            for cell in _influenced(analysis, look, candidates, config):
-                score = look.score(cell, best.weight)
-                if not score.pruned and score.key() > best.key():
-                    best = score
-        except CountTooLarge:
-            pass  # the work ran out on the extra cells: the candidates' best stands
+        # Should the work run out on the board's scan or on these extra cells, the best found
+        # so far stands.
+        with suppress(CountTooLarge):
+            best = _weigh(look, _influenced(analysis, look, candidates, config), best) or best
     return BestGuess(best.cell, "lookahead")
+
+
+def _weigh(look: Lookahead, cells: list[int], best: Score | None) -> Score | None:
+    """Return the best of ``best`` and the scores of ``cells`` (by :meth:`Score.key`).
+
+    The cells are weighed in the order of their reach (:meth:`Lookahead.reach`), the highest
+    first, so that the best weight found so far soon bounds the rest; once a cell's reach is
+    within that bound, so are all the cells after it, and the weighing stops. The result is
+    the one weighing every cell in full would give, but for exact ties of weight. With a
+    ``best`` given, running out of counting work ends the weighing with the best found so
+    far; without one, :class:`~mineproof.analysis.CountTooLarge` is raised.
+    """
+    spare = best is not None
+    try:
+        reach = {cell: look.reach(cell) for cell in cells}
+        for cell in sorted(cells, key=lambda c: -reach[c]):
+            bound = best.weight if best is not None and not best.dead else -1.0
+            if reach[cell] <= bound:
+                break
+            score = look.score(cell, bound)
+            if score.pruned:
+                continue
+            if best is None or score.key() > best.key():
+                best = score
+    except CountTooLarge:
+        if not spare:
+            raise
+    return best
 
 
 def _influenced(
