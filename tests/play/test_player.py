@@ -9,10 +9,12 @@ from collections.abc import Callable
 import pytest
 
 from mineproof.analysis import analyze, clear_cache, counting_budget
-from mineproof.board import Board
+from mineproof.analysis.constraints import constraints_of
+from mineproof.board import Board, iter_bits
 from mineproof.cli import main
 from mineproof.errors import IllegalMoveError
 from mineproof.game import Game
+from mineproof.logic import one_clue_closure
 from mineproof.play import (
     BenchRequest,
     Rules,
@@ -26,7 +28,14 @@ from mineproof.play import (
 )
 from mineproof.play.config import GuessConfig
 from mineproof.play.lookahead import Lookahead, Score
-from mineproof.play.player import _candidates, _safest, _weigh, best_guess, opening_corner
+from mineproof.play.player import (
+    _candidates,
+    _forced,
+    _safest,
+    _weigh,
+    best_guess,
+    opening_corner,
+)
 from mineproof.position import Position
 
 
@@ -254,6 +263,41 @@ def test_play_on_finishes_a_game_as_play_game_does(rules: Rules) -> None:
     assert checked > 3
     with pytest.raises(IllegalMoveError):
         play_on(game)  # that game is over
+
+
+def test_the_numbers_next_to_the_last_changes_force_what_all_the_numbers_force() -> None:
+    # The player's loop, looking only near the cells opened or flagged since its last look,
+    # against the closure of every number of the position, round after round of expert games
+    # (a guess here opens a cell the layout says is safe, so the games run long).
+    board = Board(30, 16)
+    rounds = forced_rounds = 0
+    for seed in range(6):
+        _, layout = deal(board, 99, random.Random(seed), "modern")
+        game = Game(layout)
+        game.reveal(3, 3)
+        seen = 0
+        while game.state == "playing":
+            position = game.position()
+            now = game.opened_mask | game.flag_mask
+            safe, mine = _forced(position, now & ~seen)
+            every = one_clue_closure(constraints_of(position, trust_flags=True).clues)
+            assert (safe, mine) == every
+            seen = now
+            rounds += 1
+            forced_rounds += safe != 0
+            if not safe:
+                analysis = analyze(position, trust_flags=True)
+                safe, mine = analysis.safe_mask, mine | analysis.mine_mask
+            for i in iter_bits(mine & ~game.flag_mask):
+                game.flag(*board.xy(i))
+            if not safe:
+                covered = position.covered_mask & ~game.flag_mask & ~layout.mines
+                safe = covered & -covered
+            for i in iter_bits(safe):
+                if game.state == "playing" and not game.opened_mask >> i & 1:
+                    game.reveal(*board.xy(i))
+        assert game.state == "won"
+    assert rounds > 100 and forced_rounds > 50
 
 
 def test_choose_guess_is_the_strategy_s_cell() -> None:

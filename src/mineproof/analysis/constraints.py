@@ -71,12 +71,16 @@ class Constraints:
     clues: list[Clue]
 
 
-def constraints_of(position: Position, trust_flags: bool = False) -> Constraints:
+def constraints_of(
+    position: Position, trust_flags: bool = False, near: int | None = None
+) -> Constraints:
     """Return the constraints a position puts on its unknown cells.
 
     With ``trust_flags`` each flag is taken as a mine: it leaves the unknown cells, and the
-    numbers and the mine total count it. Raises :class:`Contradiction` when a number cannot be
-    satisfied on its own or trusted flags exceed the mine total.
+    numbers and the mine total count it. With ``near`` (a mask of cells), only the numbers
+    among those cells and next to them give clues (and are checked): the part of the position
+    that a change of those cells can have changed. Raises :class:`Contradiction` when a number
+    cannot be satisfied on its own or trusted flags exceed the mine total.
     """
     masks = position.board.neighbour_masks()
     covered = position.covered_mask
@@ -93,6 +97,10 @@ def constraints_of(position: Position, trust_flags: bool = False) -> Constraints
     settled = position.number_mask
     if flags:
         settled |= board.dilate(flags) & ~covered
+    if near is not None:
+        around = board.dilate(near)
+        border &= around
+        settled &= around
     for i in iter_bits(settled & ~border):
         if cells[i] != (masks[i] & flags).bit_count():
             raise Contradiction((i,))

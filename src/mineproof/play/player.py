@@ -178,9 +178,12 @@ def _play_on(
     (action, cell, reason)."""
     guesses = 0
     outcome: Outcome = "stuck"
+    seen = 0  # the cells open or flagged when the numbers were last looked at
     while game.state == "playing":
         position = game.position()
-        safe, mine = _forced(position)
+        now = game.opened_mask | game.flag_mask
+        safe, mine = _forced(position, now & ~seen)
+        seen = now
         by = "one clue"
         if not safe:
             analysis = analyze(position, trust_flags=True)
@@ -237,10 +240,23 @@ def choose_guess(
         return _safest(analysis)
 
 
-def _forced(position: Position) -> tuple[int, int]:
+def _forced(position: Position, changed: int) -> tuple[int, int]:
     """Return the cells one clue at a time proves safe or mined (level 1 of the kernel, again
-    and again: cheap, tried first); the exact analysis decides the rest."""
-    return one_clue_closure(constraints_of(position, trust_flags=True).clues)
+    and again: cheap, tried first); the exact analysis decides the rest.
+
+    Only the numbers next to ``changed`` (the cells opened or flagged since the last look) and
+    next to the cells those settle are looked at, which gives the closure of all the numbers:
+    the player looks after every move and plays all it finds (the exact analysis finds more),
+    so a number none of whose neighbours changed or was settled forces nothing.
+    """
+    board = position.board
+    region = changed
+    while True:
+        safe, mine = one_clue_closure(constraints_of(position, trust_flags=True, near=region).clues)
+        grown = region | safe | mine
+        if not board.dilate(grown) & ~board.dilate(region) & position.number_mask:
+            return safe, mine
+        region = grown
 
 
 def _choices(analysis: Analysis) -> list[tuple[int, int]]:
