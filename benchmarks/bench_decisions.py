@@ -189,6 +189,13 @@ def main(argv: list[str] | None = None) -> int:
     w, h, m = LEVELS[args.level]
     setup = Setup(w, h, m, args.rules, args.seed, a, b, args.rollouts)
     end = args.first + args.games
+    outside = [index for index, _, _ in asked if not args.first <= index < end]
+    if outside:
+        # The games per 10,000 divide by --games: they must be the games the cells come from.
+        parser.error(
+            f"{args.weigh}: game {outside[0]} is outside --first {args.first} --games "
+            f"{args.games} (give the games the decisions were taken from)"
+        )
     if args.weigh:
         chunks_at = [asked[i : i + 20] for i in range(0, len(asked), 20)]
         try:

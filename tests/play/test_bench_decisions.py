@@ -97,3 +97,8 @@ def test_weigh_given_cells(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     with pytest.raises(SystemExit):
         module.main(argv)
     assert "line 1" in capsys.readouterr().err
+    # A decision of a game beyond --games would make the games per 10,000 wrong: refused.
+    cells.write_text(json.dumps({"index": 50, "guess": 0, "b": [0, 0]}) + "\n")
+    with pytest.raises(SystemExit):
+        module.main(argv)
+    assert "game 50 is outside --first 0 --games 50" in capsys.readouterr().err
