@@ -270,18 +270,38 @@ def components_of(clues: list[Clue]) -> list[Component]:
     return comps
 
 
-def boxes_of(component: Component) -> list[int]:
-    """Return the component's boxes: maximal sets of cells that touch exactly the same clues."""
-    boxes = [component.mask]
-    for clue in component.clues:
-        c = clue.mask
-        split: list[int] = []
-        for box in boxes:
-            inside = box & c
-            if inside and inside != box:
-                split.append(inside)
-                split.append(box ^ inside)
-            else:
-                split.append(box)
-        boxes = split
-    return boxes
+def boxes_of(component: Component) -> tuple[list[int], tuple[tuple[int, ...], ...]]:
+    """Return the component's boxes, maximal sets of cells that touch exactly the same clues
+    (in the order of their lowest cell), and for each of its clues the boxes it sees (their
+    indices, ascending).
+
+    Each cell is given the set of clues that see it; cells with the same set form a box. A
+    clue's mask is read near its lowest cell, in a small int, so the work grows with the
+    clues' cells rather than with clues times boxes.
+
+    >>> boxes_of(Component(0b1110, [Clue(0, 0b0110, 1), Clue(5, 0b1100, 1)]))
+    ([2, 4, 8], ((0, 1), (1, 2)))
+    """
+    seen_by: dict[int, int] = {}  # cell -> the clues that see it, as bits
+    for j, clue in enumerate(component.clues):
+        mask = clue.mask
+        if not mask:
+            continue  # a clue with no cell left sees no box
+        low = (mask & -mask).bit_length() - 1
+        near = mask >> low
+        while near:
+            bit = near & -near
+            cell = low + bit.bit_length() - 1
+            seen_by[cell] = seen_by.get(cell, 0) | 1 << j
+            near ^= bit
+    by_clues: dict[int, int] = {}  # clues as bits -> the box of the cells they see
+    for cell in sorted(seen_by):
+        key = seen_by[cell]
+        by_clues[key] = by_clues.get(key, 0) | 1 << cell
+    sees: list[list[int]] = [[] for _ in component.clues]
+    for b, key in enumerate(by_clues):
+        while key:
+            bit = key & -key
+            sees[bit.bit_length() - 1].append(b)
+            key ^= bit
+    return list(by_clues.values()), tuple(tuple(boxes) for boxes in sees)

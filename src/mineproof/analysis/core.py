@@ -298,13 +298,12 @@ def component_counts(clues: list[Clue], cap: int) -> list[tuple[list[int], Compo
     """
     out = []
     for comp in components_of(clues):
-        boxes = boxes_of(comp)
-        index = {box: b for b, box in enumerate(boxes)}
+        boxes, clue_boxes = boxes_of(comp)
         sizes = tuple(box.bit_count() for box in boxes)
         orders = _sweeps(comp.clues, boxes) if len(boxes) > 24 else ()
         cc = _count(
             sizes,
-            tuple(tuple(index[box] for box in boxes if box & clue.mask) for clue in comp.clues),
+            clue_boxes,
             tuple(clue.mines for clue in comp.clues),
             min(cap, sum(sizes)),
             orders,
