@@ -5,6 +5,7 @@ swaps (chains of links joined with pairs)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from itertools import combinations
 
@@ -12,11 +13,13 @@ import pytest
 
 from mineproof.analysis import analyze
 from mineproof.analysis.constraints import constraints_of
+from mineproof.board import Board, Layout
 from mineproof.explain import hint
+from mineproof.game import Game
 from mineproof.play.config import GuessConfig
-from mineproof.play.fifty import unavoidable_fifty_fifties
+from mineproof.play.fifty import link_chains, unavoidable_fifty_fifties
 from mineproof.play.player import best_guess, isolated_fifty_fifty
-from mineproof.play.pseudo import count_fixed, safe_or_fifty
+from mineproof.play.pseudo import _parts, count_fixed, safe_or_fifty
 from mineproof.position import Position
 
 from .oracle import layouts, neighbours, optimal
@@ -189,3 +192,38 @@ def test_a_swap_of_two_pairs_is_found_where_no_pair_is_one() -> None:
     config = GuessConfig(endgame_arrangements=1, regions=False)
     guess = best_guess(analysis, config=config)
     assert guess.cell in cells and guess.reason == "pseudo-fifty-fifty"
+
+
+def test_every_pair_behind_known_mines_is_a_part() -> None:
+    # Two covered cells side by side whose deciders (the cells next to one of them, not both)
+    # hold no opened cell and at most one cell that is not a known mine: listed here from the
+    # board's geometry, each must be a part of the swaps (unless a chain of links holds it).
+    # The known mines are all the layout's, so that many pairs qualify, at edges and inside.
+    checked = 0
+    for w, h, mines in ((30, 16, 99), (9, 9, 10), (8, 3, 9), (3, 8, 9)):
+        board = Board(w, h)
+        masks = board.neighbour_masks()
+        for seed in range(10):
+            layout = Layout.random(board, mines, random.Random(seed), (0, 0), "safe")
+            game = Game(layout)
+            game.reveal(0, 0)
+            position = game.position()
+            analysis = analyze(position)
+            covered = {i for i in range(w * h) if position.covered_mask >> i & 1}
+            known = {i for i in covered if layout.mines >> i & 1}
+            chained = set()
+            for side0, side1 in link_chains(analysis):
+                chained |= {i for i in range(w * h) if (side0 | side1) >> i & 1}
+            known_mask = sum(1 << i for i in known)
+            opened_mask = board.full_mask & ~position.covered_mask
+            parts = {p.cells for p in _parts(analysis, masks, known_mask, opened_mask)}
+            for t in covered - known:
+                for u in (t + 1, t + w):
+                    if u not in covered - known or (u == t + 1 and u % w == 0) or {t, u} & chained:
+                        continue
+                    deciders = (neighbours(w, h, t) ^ neighbours(w, h, u)) - {t, u}
+                    if deciders - covered or len(deciders - known) > 1:
+                        continue
+                    assert (1 << t | 1 << u) in parts, (w, h, seed, t, u)
+                    checked += 1
+    assert checked > 50

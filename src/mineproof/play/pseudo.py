@@ -200,7 +200,13 @@ def _parts(analysis: Analysis, masks: Sequence[int], known: int, opened: int) ->
             for u in (t + 1 if (t + 1) % w else -1, t + w):
                 if u >= 0 and near >> u & 1:
                     pairs.add((t, u))
-    for t in iter_bits(unknown):
+    # A pair's deciders (the cells next to one of its two, not both) are two cells or more on
+    # a board at least 3 wide and 3 high; with at most one of them not a known mine, one is,
+    # within two steps of the pair's first cell: only cells that near a known mine start one.
+    starts = unknown
+    if _MISSING < 2 and w >= 3 and board.height >= 3:
+        starts &= board.dilate(board.dilate(known))
+    for t in iter_bits(starts):
         for u in (t + 1 if (t + 1) % w else -1, t + w if t + w < board.size else -1):
             if u < 0 or not unknown >> u & 1:
                 continue
