@@ -173,7 +173,7 @@ class Lookahead:
         tight early. Raises :class:`~mineproof.analysis.CountTooLarge` past the counting
         budget in force."""
         safety = 1 - self.analysis.mine_counts[cell] / self.total
-        return safety * self._factor(cell) * (1 + self._bonus)
+        return safety * (self._factor(cell) * (1 + self._bonus))
 
     def reveals(self, cell: int) -> Iterator[tuple[int, Counts]]:
         """Yield ``(number, counts)`` for every number ``cell`` can show if it is safe.
@@ -210,8 +210,9 @@ class Lookahead:
         safety = 1 - self.analysis.mine_counts[cell] / total
         factor = self._factor(cell)
         most = factor * (1 + self._bonus)  # the largest factor the progress bonus can give
-        if safety * most <= bound:  # its secondary safety is at most its safety: no count
-            return Score(cell, safety, safety, 0.0, 0.0, False, safety * most, True)
+        reach = self.reach(cell)  # safety * most: its secondary safety is at most its safety
+        if reach <= bound:  # no count can lift it above the bound
+            return Score(cell, safety, safety, 0.0, 0.0, False, reach, True)
         secondary = progress = clears = 0.0
         left = safety  # the chance of the numbers not yet looked at
         values = 0
