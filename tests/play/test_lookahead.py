@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from itertools import combinations
+from itertools import combinations, pairwise, product
 
 import pytest
 
@@ -15,7 +15,7 @@ from mineproof.bitboard import bitboard
 from mineproof.board import iter_bits
 from mineproof.play.config import DEFAULT
 from mineproof.play.influence import influence_factor
-from mineproof.play.lookahead import Lookahead, next_safety
+from mineproof.play.lookahead import Lookahead, likeliest_first, next_safety
 from mineproof.position import Position
 
 # The conftest fixture: (count, width, height, mines, most covered) -> positions.
@@ -62,8 +62,12 @@ def test_score_is_an_expected_next_safety(stuck_positions: StuckPositions) -> No
     checked = 0
     for cell in iter_bits(position.covered_mask & ~analysis.mine_mask):
         score, bare = look.score(cell), plain.score(cell)
-        shown = [(counts.total / analysis.arrangements, counts) for _, counts in look.reveals(cell)]
-        assert score.secondary == pytest.approx(sum(p * next_safety(c, bits) for p, c in shown))
+        numbers = sorted(look.reveals(cell), key=lambda shown: shown[0])
+        shown = [(counts.total / analysis.arrangements, counts) for _, counts in numbers]
+        # Summed in the order of the numbers, whatever order they are looked at in: the same
+        # float to the last bit.
+        assert score.secondary == sum(p * next_safety(c, bits) for p, c in shown)
+        assert score.progress == sum(p for p, c in shown if c.safe)
         assert bare.secondary == pytest.approx(sum(p * next_safety(c) for p, c in shown))
         assert 0 < score.secondary <= score.safety <= 1
         assert not score.pruned
@@ -189,3 +193,24 @@ def test_count_constraints_counts_like_brute_force() -> None:
     for box, n in counts.boxes:
         for c in iter_bits(box):
             assert n == sum(1 for m in fits if m >> c & 1)
+
+
+def test_likeliest_first_orders_by_independent_chances(stuck_positions: StuckPositions) -> None:
+    # Against the chances of every way the cells can be mines or not, each on its own chance
+    # (the estimate the order uses), listed.
+    for position in stuck_positions(4, 8, 8, 10, 64):
+        analysis = analyze(position, trust_flags=True)
+        covered = iter_bits(position.covered_mask)
+        for start in range(0, len(covered) - 3, 5):
+            cells = covered[start : start + 4]
+            q = [analysis.mine_counts[c] / analysis.arrangements for c in cells]
+            chance = [0.0] * (len(cells) + 1)
+            for ways in product((0, 1), repeat=len(cells)):
+                weight = 1.0
+                for is_mine, qc in zip(ways, q, strict=True):
+                    weight *= qc if is_mine else 1 - qc
+                chance[sum(ways)] += weight
+            order = likeliest_first(analysis, sum(1 << c for c in cells))
+            assert sorted(order) == list(range(len(cells) + 1))
+            ranked = [chance[k] for k in order]
+            assert all(a >= b - 1e-12 for a, b in pairwise(ranked))
