@@ -4,7 +4,7 @@ orders of the boxes that change the work but never the count."""
 from __future__ import annotations
 
 import random
-from itertools import permutations
+from itertools import permutations, product
 
 import pytest
 
@@ -66,7 +66,8 @@ def test_every_order_of_the_boxes_gives_the_same_count(seed: int) -> None:
     reference = ComponentCount(sizes, clue_boxes, counts, sum(sizes))
     orders = [list(p) for p in permutations(range(boxes))][:24]
     for order in orders:
-        other = ComponentCount(sizes, clue_boxes, counts, sum(sizes), [order])
+        other = ComponentCount(sizes, clue_boxes, counts, sum(sizes), order=order)
+        assert other.order == order  # followed as given
         assert other.weights == reference.weights
         assert other.box_mines([1] * len(other.weights)) == reference.box_mines(
             [1] * len(reference.weights)
@@ -80,6 +81,36 @@ def test_the_count_cache_stays_within_its_size(monkeypatch: pytest.MonkeyPatch) 
         analyze(lattice(11, 11, seed))
         assert core._cache_held <= 5_000
     assert len(core._cache) > 0
+    clear_cache()
+
+
+def test_the_remembered_orders_stay_within_their_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(core, "_ORDERS_KEPT", 3)
+    clear_cache()
+    for seed in range(10):
+        analyze(lattice(9, 9, seed))
+        assert 0 < len(core._orders) <= 3
+    clear_cache()
+    assert not core._orders
+
+
+def test_a_remembered_order_changes_no_count() -> None:
+    # The same boxes and clues with other mines (as the look one move ahead counts them, once
+    # per number a cell can show) reuse the first count's order; each count still matches the
+    # arrangements listed, box by box (one cell each here).
+    sizes = (1, 1, 1, 1, 1)
+    clue_boxes = ((0, 1), (0, 1, 2), (2, 3), (3, 4))
+    clear_cache()
+    for counts in ((1, 1, 1, 1), (1, 2, 1, 0), (0, 1, 2, 1), (1, 2, 2, 2), (2, 2, 0, 0)):
+        listed = [0] * 6
+        for cells in product((0, 1), repeat=5):
+            if all(
+                sum(cells[b] for b in seen) == n for seen, n in zip(clue_boxes, counts, strict=True)
+            ):
+                listed[sum(cells)] += 1
+        count = core._count(sizes, clue_boxes, counts, 5, tuple)
+        assert count.weights + [0] * (6 - len(count.weights)) == listed
+    assert len(core._orders) == 1  # one structure, one order remembered
     clear_cache()
 
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from math import comb
 from typing import Any, Literal
 
@@ -231,30 +233,49 @@ _cache_held = 0
 _cache_lock = threading.Lock()
 
 
+_ORDERS_KEPT = 2_000
+"""The most box orders remembered (see :func:`_count`), the least recently used going first."""
+
+_orders: OrderedDict[tuple[object, ...], list[int]] = OrderedDict()
+
+
 def _count(
     sizes: tuple[int, ...],
     clue_boxes: tuple[tuple[int, ...], ...],
     counts: tuple[int, ...],
     cap: int,
-    orders: tuple[list[int], ...],
+    orders: Callable[[], tuple[list[int], ...]],
 ) -> ComponentCount:
     """Return the count of a component, remembered by its structure alone.
 
     The count depends only on the box sizes, which boxes each clue sees and the clues' mines,
     not on where the cells are: consecutive positions of one game (or of the generator's search)
-    keep most components unchanged, and equal structures recur across positions. ``orders`` are
-    orders of the boxes worth trying (they change the work, never the count). Raises
-    :class:`~mineproof.analysis.counting.CountTooLarge` past the counting budget.
+    keep most components unchanged, and equal structures recur across positions. ``orders()``
+    gives orders of the boxes worth trying (they change the work, never the count). The order
+    chosen is remembered by the boxes and the clues that see them, without the clues' mines:
+    the look one move ahead counts the same structure again for every number a cell can show.
+    Raises :class:`~mineproof.analysis.counting.CountTooLarge` past the counting budget.
     """
     global _cache_held
     key = (sizes, clue_boxes, counts, cap)
+    shape = (sizes, clue_boxes)
     with _cache_lock:
         found = _cache.get(key)
         if found is not None:
             _cache.move_to_end(key)
             return found
-    cc = ComponentCount(list(sizes), [list(b) for b in clue_boxes], list(counts), cap, orders)
+        order = _orders.get(shape)
+        if order is not None:
+            _orders.move_to_end(shape)
+    lists = [list(b) for b in clue_boxes]
+    if order is None:
+        cc = ComponentCount(list(sizes), lists, list(counts), cap, orders())
+    else:
+        cc = ComponentCount(list(sizes), lists, list(counts), cap, order=order)
     with _cache_lock:
+        _orders[shape] = cc.order
+        if len(_orders) > _ORDERS_KEPT:
+            _orders.popitem(last=False)
         if key not in _cache and cc.stored <= _CACHE_SIZE // 4:
             _cache[key] = cc
             _cache_held += cc.stored
@@ -269,15 +290,19 @@ def clear_cache() -> None:
     global _cache_held
     with _cache_lock:
         _cache.clear()
+        _orders.clear()
         _cache_held = 0
 
 
 def _sweeps(clues: list[Clue], boxes: list[int]) -> tuple[list[int], ...]:
-    """Return orders of ``boxes`` that sweep the board by rows and by columns.
+    """Return orders of ``boxes`` that sweep the board by rows and by columns, for more than 24
+    boxes (fewer are ordered well enough greedily: none then).
 
     The board's width is read off the clues (a number's lower-right neighbour is ``width + 1``
     cells after it); a wrong reading only offers a poor order, which the count then passes over.
     """
+    if len(boxes) <= 24:
+        return ()
     low = [(box & -box).bit_length() - 1 for box in boxes]
     rows = sorted(range(len(boxes)), key=low.__getitem__)
     width = (
@@ -300,13 +325,12 @@ def component_counts(clues: list[Clue], cap: int) -> list[tuple[list[int], Compo
     for comp in components_of(clues):
         boxes, clue_boxes = boxes_of(comp)
         sizes = tuple(box.bit_count() for box in boxes)
-        orders = _sweeps(comp.clues, boxes) if len(boxes) > 24 else ()
         cc = _count(
             sizes,
             clue_boxes,
             tuple(clue.mines for clue in comp.clues),
             min(cap, sum(sizes)),
-            orders,
+            partial(_sweeps, comp.clues, boxes),
         )
         if not any(cc.weights):
             raise Contradiction(tuple(clue.cell for clue in comp.clues))
