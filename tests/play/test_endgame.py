@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache
 from itertools import combinations
 
@@ -19,10 +19,8 @@ from mineproof.play.endgame import EndgameSearch, arrangements, isolated_regions
 from mineproof.play.player import _endgame, best_guess, isolated_region, opening_chance
 from mineproof.position import Position
 
+from .conftest import StuckPositions
 from .oracle import layouts, optimal
-
-# The conftest fixture: (count, width, height, mines, most covered) -> positions.
-StuckPositions = Callable[[int, int, int, int, int], list[Position]]
 
 
 def test_best_guess_is_optimal_in_small_end_games(stuck_positions: StuckPositions) -> None:

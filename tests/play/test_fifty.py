@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from mineproof.analysis import analyze
 from mineproof.board import iter_bits
 from mineproof.play.fifty import unavoidable_fifty_fifties
 from mineproof.play.player import BestGuess, best_guess, isolated_fifty_fifty
 from mineproof.position import Position
 
+from .conftest import StuckPositions
 from .oracle import layouts, neighbours
-
-# The conftest fixture: (count, width, height, mines, most covered) -> positions.
-StuckPositions = Callable[[int, int, int, int, int], list[Position]]
 
 # Column C holds a chain: C1/C2 share one mine (the 1 at D1), and so do C4/C5 (the 2 at B5,
 # beside A4, which the 1 at A5 proves a mine);

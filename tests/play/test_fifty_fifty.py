@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import combinations
 
 from mineproof.analysis import analyze
@@ -11,8 +10,7 @@ from mineproof.explain import hint
 from mineproof.play.player import BestGuess, best_guess, isolated_fifty_fifty
 from mineproof.position import Position
 
-# The conftest fixture: (count, width, height, mines, most covered) -> positions.
-StuckPositions = Callable[[int, int, int, int, int], list[Position]]
+from .conftest import StuckPositions
 
 
 def _arrangements(position: Position) -> list[int]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import combinations
 
 import pytest
@@ -16,8 +15,7 @@ from mineproof.play.lookahead import Lookahead
 from mineproof.play.player import _candidates, _influenced
 from mineproof.position import Position
 
-# The conftest fixture: (count, width, height, mines, most covered) -> positions.
-StuckPositions = Callable[[int, int, int, int, int], list[Position]]
+from .conftest import StuckPositions
 
 
 class Brute:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from itertools import combinations, pairwise, product
 
@@ -18,8 +17,7 @@ from mineproof.play.influence import influence_factor
 from mineproof.play.lookahead import Lookahead, likeliest_first, next_safety
 from mineproof.position import Position
 
-# The conftest fixture: (count, width, height, mines, most covered) -> positions.
-StuckPositions = Callable[[int, int, int, int, int], list[Position]]
+from .conftest import StuckPositions
 
 
 def arrangements(cons: Constraints) -> list[int]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
 
 import pytest
 
@@ -37,6 +36,8 @@ from mineproof.play.player import (
     opening_corner,
 )
 from mineproof.position import Position
+
+from .conftest import StuckPositions
 
 
 @pytest.mark.parametrize("rules", ["classic", "modern"])
@@ -170,10 +171,6 @@ def test_candidates_are_the_nearly_safest() -> None:
     # Safest first.
     counts = [analysis.mine_counts[c] for c in cells]
     assert counts == sorted(counts)
-
-
-# The conftest fixture: (count, width, height, mines, most covered) -> positions.
-StuckPositions = Callable[[int, int, int, int, int], list[Position]]
 
 
 def test_weighing_in_order_of_reach_finds_the_best_of_every_cell_weighed_in_full(

@@ -6,7 +6,6 @@ swaps (chains of links joined with pairs)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from itertools import combinations
 
 import pytest
@@ -22,10 +21,8 @@ from mineproof.play.player import best_guess, isolated_fifty_fifty
 from mineproof.play.pseudo import _parts, count_fixed, safe_or_fifty
 from mineproof.position import Position
 
+from .conftest import StuckPositions
 from .oracle import layouts, neighbours, optimal
-
-# The conftest fixture: (count, width, height, mines, most covered) -> positions.
-StuckPositions = Callable[[int, int, int, int, int], list[Position]]
 
 
 def pseudo_pairs(position: Position, missing: int = 1) -> set[int]:
