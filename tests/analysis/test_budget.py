@@ -64,9 +64,9 @@ def test_every_order_of_the_boxes_gives_the_same_count(seed: int) -> None:
         clue_boxes.append(seen)
     counts = [sum(truth[b] for b in seen) for seen in clue_boxes]
     reference = ComponentCount(sizes, clue_boxes, counts, sum(sizes))
-    orders = [list(p) for p in permutations(range(boxes))][:24]
-    for order in orders:
-        other = ComponentCount(sizes, clue_boxes, counts, sum(sizes), order=order)
+    orders = [list(p) for p in permutations(range(boxes))]
+    for order in rng.sample(orders, min(24, len(orders))):
+        other = ComponentCount(sizes, clue_boxes, counts, sum(sizes), greedy=order)
         assert other.order == order  # followed as given
         assert other.weights == reference.weights
         assert other.box_mines([1] * len(other.weights)) == reference.box_mines(
@@ -92,25 +92,34 @@ def test_the_remembered_orders_stay_within_their_number(monkeypatch: pytest.Monk
         assert 0 < len(core._orders) <= 3
     clear_cache()
     assert not core._orders
+    # The least recently used goes first.
+    for n in range(1, 5):
+        core._count((1,) * n, ((0,),), (0,), n, tuple)
+    assert [len(sizes) for sizes, _ in core._orders] == [2, 3, 4]
+    core._count((1, 1), ((0,),), (1,), 2, tuple)  # used again: kept
+    core._count((1,) * 5, ((0,),), (0,), 5, tuple)
+    assert [len(sizes) for sizes, _ in core._orders] == [4, 2, 5]
+    clear_cache()
 
 
 def test_a_remembered_order_changes_no_count() -> None:
     # The same boxes and clues with other mines (as the look one move ahead counts them, once
-    # per number a cell can show) reuse the first count's order; each count still matches the
-    # arrangements listed, box by box (one cell each here).
+    # per number a cell can show) follow the greedy order remembered for them, here one that is
+    # not greedy at all, put there by hand; each count still matches the arrangements listed.
     sizes = (1, 1, 1, 1, 1)
     clue_boxes = ((0, 1), (0, 1, 2), (2, 3), (3, 4))
     clear_cache()
+    core._orders[(sizes, clue_boxes)] = [4, 0, 2, 1, 3]
     for counts in ((1, 1, 1, 1), (1, 2, 1, 0), (0, 1, 2, 1), (1, 2, 2, 2), (2, 2, 0, 0)):
         listed = [0] * 6
         for cells in product((0, 1), repeat=5):
-            if all(
-                sum(cells[b] for b in seen) == n for seen, n in zip(clue_boxes, counts, strict=True)
-            ):
+            seen = zip(clue_boxes, counts, strict=True)
+            if all(sum(cells[b] for b in boxes) == n for boxes, n in seen):
                 listed[sum(cells)] += 1
         count = core._count(sizes, clue_boxes, counts, 5, tuple)
+        assert count.order == [4, 0, 2, 1, 3]  # the remembered order was followed
         assert count.weights + [0] * (6 - len(count.weights)) == listed
-    assert len(core._orders) == 1  # one structure, one order remembered
+    assert len(core._orders) == 1
     clear_cache()
 
 

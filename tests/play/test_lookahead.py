@@ -66,6 +66,7 @@ def test_score_is_an_expected_next_safety(stuck_positions: StuckPositions) -> No
         # float to the last bit.
         assert score.secondary == sum(p * next_safety(c, bits) for p, c in shown)
         assert score.progress == sum(p for p, c in shown if c.safe)
+        assert score.clears == sum(p * c.safe.bit_count() for p, c in shown if c.safe)
         assert bare.secondary == pytest.approx(sum(p * next_safety(c) for p, c in shown))
         assert 0 < score.secondary <= score.safety <= 1
         assert not score.pruned

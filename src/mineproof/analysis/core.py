@@ -234,9 +234,10 @@ _cache_lock = threading.Lock()
 
 
 _ORDERS_KEPT = 2_000
-"""The most box orders remembered (see :func:`_count`), the least recently used going first."""
+"""The most greedy box orders remembered (see :func:`_count`), the least recently used going
+first."""
 
-_orders: OrderedDict[tuple[object, ...], list[int]] = OrderedDict()
+_orders: OrderedDict[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]], list[int]] = OrderedDict()
 
 
 def _count(
@@ -251,10 +252,13 @@ def _count(
     The count depends only on the box sizes, which boxes each clue sees and the clues' mines,
     not on where the cells are: consecutive positions of one game (or of the generator's search)
     keep most components unchanged, and equal structures recur across positions. ``orders()``
-    gives orders of the boxes worth trying (they change the work, never the count). The order
-    chosen is remembered by the boxes and the clues that see them, without the clues' mines:
-    the look one move ahead counts the same structure again for every number a cell can show.
-    Raises :class:`~mineproof.analysis.counting.CountTooLarge` past the counting budget.
+    gives orders of the boxes worth trying (they change the work, never the count). The greedy
+    order (see :class:`~mineproof.analysis.counting.ComponentCount`) depends only on the boxes
+    and the clues that see them, so it is remembered by those, without the clues' mines: the
+    look one move ahead counts the same structure again for every number a cell can show. The
+    order chosen among it and ``orders()`` is the one a first count would choose, so the work
+    and the budget's verdict are too. Raises
+    :class:`~mineproof.analysis.counting.CountTooLarge` past the counting budget.
     """
     global _cache_held
     key = (sizes, clue_boxes, counts, cap)
@@ -264,18 +268,16 @@ def _count(
         if found is not None:
             _cache.move_to_end(key)
             return found
-        order = _orders.get(shape)
-        if order is not None:
+        greedy = _orders.get(shape)
+        if greedy is not None:
             _orders.move_to_end(shape)
     lists = [list(b) for b in clue_boxes]
-    if order is None:
-        cc = ComponentCount(list(sizes), lists, list(counts), cap, orders())
-    else:
-        cc = ComponentCount(list(sizes), lists, list(counts), cap, order=order)
+    cc = ComponentCount(list(sizes), lists, list(counts), cap, orders(), greedy)
     with _cache_lock:
-        _orders[shape] = cc.order
-        if len(_orders) > _ORDERS_KEPT:
-            _orders.popitem(last=False)
+        if greedy is None:
+            _orders[shape] = cc.greedy
+            if len(_orders) > _ORDERS_KEPT:
+                _orders.popitem(last=False)
         if key not in _cache and cc.stored <= _CACHE_SIZE // 4:
             _cache[key] = cc
             _cache_held += cc.stored

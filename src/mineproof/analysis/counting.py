@@ -176,9 +176,11 @@ class ComponentCount:
     ``sizes[b]`` is the number of cells of box ``b``; ``clue_boxes[c]`` lists the boxes clue
     ``c`` sees and ``counts[c]`` its number of mines; ``max_mines`` caps the mines counted.
     After construction ``weights[k]`` is the number of arrangements with ``k`` mines (all zero
-    when the clues cannot hold together). The boxes are assigned in ``order`` when it is
-    given, otherwise in the narrowest of ``orders`` and a greedy order (see :func:`_order`);
-    the order changes the work, never the count.
+    when the clues cannot hold together). The boxes are assigned in the narrowest of
+    ``orders`` and the greedy order (see :func:`_order`: it depends on the boxes and clues,
+    not on the mines), which a caller that remembers it passes as ``greedy`` (with no
+    ``orders``, an order passed there is followed as it is); the order changes the work,
+    never the count.
 
     A state packs the mines each open clue has seen so far into one int, four bits a clue: each
     clue holds a slot from the box that opens it to the box that closes it, and a closed clue's
@@ -194,18 +196,18 @@ class ComponentCount:
         counts: list[int],
         max_mines: int,
         orders: Sequence[list[int]] = (),
-        order: list[int] | None = None,
+        greedy: list[int] | None = None,
     ) -> None:
         self.sizes = sizes
         box_clues: list[list[int]] = [[] for _ in sizes]
         for c, boxes in enumerate(clue_boxes):
             for b in boxes:
                 box_clues[b].append(c)
-        if order is None:
-            # The narrowest of the orders offered (sweeps of the board) and the greedy one.
-            candidates = [_order(sizes, box_clues, clue_boxes), *orders]
-            order = min(candidates, key=lambda o: _width(o, box_clues, counts))
-        self.order = order
+        if greedy is None:
+            greedy = _order(sizes, box_clues, clue_boxes)
+        self.greedy = greedy
+        # The narrowest of the orders offered (sweeps of the board) and the greedy one.
+        self.order = min([greedy, *orders], key=lambda o: _width(o, box_clues, counts))
         budget = _SHARED.get() or _Budget(COUNT_WORK)
         self._forward(box_clues, clue_boxes, counts, max_mines, budget)
         self._forced: tuple[tuple[bool, ...], tuple[bool, ...]] | None = None
