@@ -399,7 +399,8 @@ def _weigh(look: Lookahead, cells: list[int], best: Score | None) -> Score | Non
     The cells are weighed in the order of their reach (:meth:`Lookahead.reach`), the highest
     first, so that the best weight found so far soon bounds the rest; once a cell's reach is
     within that bound, so are all the cells after it, and the weighing stops. The result is
-    the one weighing every cell in full would give, but for exact ties of weight. With a
+    the one weighing every cell in full would give, but for exact ties of weight and for a
+    budget that runs out (the order of the work decides where). With a
     ``best`` given, running out of counting work ends the weighing with the best found so
     far; without one, :class:`~mineproof.analysis.CountTooLarge` is raised.
     """
