@@ -33,19 +33,18 @@ import time
 from pathlib import Path
 from typing import Any
 
+import mineproof
 from mineproof.board import LEVELS, Board
 from mineproof.play import game_rng, play_game
 
-GC_THRESHOLDS = (100_000, 20, 20)  # mineproof's own (mineproof.parallel), here for any checkout
 
-
-def play(level: str, rules: str, first: int, games: int) -> dict[str, Any]:
+def play(
+    level: str, rules: str, first: int, games: int, thresholds: tuple[int, ...]
+) -> dict[str, Any]:
     """Return ``{"cpu": seconds, "games": [[outcome, digest of the moves], ...], "module":
     where mineproof was imported from}`` for the games played by the checkout this
-    interpreter imports."""
-    import mineproof
-
-    gc.set_threshold(*GC_THRESHOLDS)
+    interpreter imports, its garbage collector set to ``thresholds``."""
+    gc.set_threshold(*thresholds)
     width, height, mines = LEVELS[level]
     board = Board(width, height)
     records = []
@@ -60,6 +59,10 @@ def play(level: str, rules: str, first: int, games: int) -> dict[str, Any]:
 
 def _child(python: str, cwd: Path, cpu: int, args: argparse.Namespace) -> subprocess.Popen[str]:
     """Start ``python`` on this script's ``--play`` in ``cwd``, pinned to ``cpu``."""
+    # This checkout's collector settings for both sides: an older checkout may not have them,
+    # so only this side imports them.
+    from mineproof.parallel import GC_THRESHOLDS
+
     command = [
         python,
         str(Path(__file__).resolve()),
@@ -69,6 +72,7 @@ def _child(python: str, cwd: Path, cpu: int, args: argparse.Namespace) -> subpro
         f"--rules={args.rules}",
         f"--first={args.first}",
         f"--games={args.games}",
+        "--gc=" + ",".join(map(str, GC_THRESHOLDS)),
     ]
     return subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, text=True)
 
@@ -85,11 +89,13 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--play", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--cpu", type=int, default=-1, help=argparse.SUPPRESS)
+    parser.add_argument("--gc", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.play:
         if args.cpu >= 0:
             os.sched_setaffinity(0, {args.cpu})
-        print(json.dumps(play(args.level, args.rules, args.first, args.games)))
+        thresholds = tuple(int(t) for t in args.gc.split(",") if t)
+        print(json.dumps(play(args.level, args.rules, args.first, args.games, thresholds)))
         return 0
     if args.other is None:
         parser.error("--other is required")
