@@ -456,9 +456,14 @@ def test_probabilities_show_on_every_covered_cell(page: Page, tmp_path: Path) ->
 
 def test_the_analysis_board_loads_edits_and_explains(page: Page, tmp_path: Path) -> None:
     page.click("#tab-analysis")
+    # The tab opens on an empty 8x8 board, analysed: that answer shown, a pasted position's
+    # result must not be taken for it (a slow machine once did, when the paste came after it).
+    page.wait_for_selector("#analysis-result[data-state=ok]")
+    assert page.inner_text("#analysis-result").startswith("151473214816 arrangements")
     page.fill("#paste", "4x3x3\n001H\n112H\nHHHH\n")
     page.click("#load-paste")
     page.wait_for_selector("#analysis-result[data-state=ok]")
+    assert page.get_attribute("#analysis-result", "aria-busy") == "false"
     result = page.inner_text("#analysis-result")
     assert result.startswith("2 arrangements")
     # From the README: C3 and B3 safe, A3 and D3 mines, D1 and D2 at 50 %.

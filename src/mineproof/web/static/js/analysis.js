@@ -47,6 +47,7 @@ export const analysisView = {
       error: null,     // the server's refusal of `cells`
       pending: null,   // the timer of the next analysis
       ticket: 0,       // only the latest request's answer is shown
+      busy: false,     // an answer is awaited: what is shown is not yet for \`cells\`
     };
     const board = new BoardView(q("editor"), edit);
     for (const id of ["edit-width", "edit-height"]) q(id).max = app.meta.max_side;
@@ -90,19 +91,23 @@ export const analysisView = {
     async function analyse(text = null) {
       clearTimeout(s.pending);
       const ticket = ++s.ticket;
+      // Until the answer comes, the result shown is marked as stale (data-state "pending"),
+      // so neither a person nor a test takes the previous position's analysis for this one.
+      s.busy = true;
+      markBusy();
       const body = { text: text ?? positionText(), lang: app.lang(), trust_flags: q("trust-flags").checked };
       if (text !== null && text.trim().startsWith("[")) body.mines = Number(q("edit-mines").value) || 0;
       try {
         const result = await app.api("POST", "/api/analyze", body);
         if (ticket !== s.ticket) return;
         adopt(result.position);
-        Object.assign(s, { result, error: null });
+        Object.assign(s, { result, error: null, busy: false });
       } catch (err) {
         if (ticket !== s.ticket) return;
         // A position no arrangement fits comes back with the error: it is the one shown, its
         // conflicting numbers outlined on it.
         if (err.data.position) adopt(err.data.position);
-        Object.assign(s, { result: null, error: err });
+        Object.assign(s, { result: null, error: err, busy: false });
       }
       render();
     }
@@ -147,6 +152,13 @@ export const analysisView = {
       } else {
         delete box.dataset.state;
       }
+      markBusy();
+    }
+
+    function markBusy() {
+      const box = q("analysis-result");
+      if (s.busy) box.dataset.state = "pending";
+      box.setAttribute("aria-busy", String(s.busy));
     }
 
     q("load-paste").addEventListener("click", () => analyse(q("paste").value));
