@@ -21,10 +21,18 @@ estimate: ``--b`` also reaches positions ``--a`` never does).
 (from 0) in game ``i`` (``benchmarks/jsm/partings.py --decisions`` writes JSMinesweeper's cells
 where the two players part).
 
+``--exact N`` weighs instead, with no luck at all, the decisions whose position has at most
+``N`` arrangements: each cell's exact chance to win when it is opened and best play follows
+(the end game's search, :class:`mineproof.play.endgame.EndgameSearch`, over every arrangement,
+equally likely; a cell shows its number, nothing is opened around a 0). Printed: how many
+decisions favour each cell and how many are exact ties, the mean gain and the games gained;
+the decisions with more arrangements, or whose search runs past its budget, are counted as not
+weighed (weigh them by rollouts in another run).
+
 Usage: python benchmarks/bench_decisions.py --level expert --rules modern --games 1000 \
        --a best --b best:pseudo=0 [--rollouts 100] [--seed 1] [--jobs 2] [--json]
        python benchmarks/bench_decisions.py --level expert --rules modern --games 60000 \
-       --weigh partings.jsonl [--decisions weighed.jsonl]
+       --weigh partings.jsonl [--decisions weighed.jsonl] [--exact 1000]
 """
 
 from __future__ import annotations
@@ -39,13 +47,18 @@ from functools import partial
 from typing import Any, get_args
 
 from mineproof.analysis import analyze, sample_arrangement
-from mineproof.board import LEVELS, Board, Layout
+from mineproof.analysis.constraints import constraints_of
+from mineproof.board import LEVELS, Board, Layout, iter_bits
 from mineproof.game import Game
 from mineproof.parallel import collect_less, ordered_map
 from mineproof.play import Rules, choose_guess, deal, game_rng, play_game, play_on
 from mineproof.play.config import GuessConfig
+from mineproof.play.endgame import EndgameSearch, arrangements
 
 Move = tuple[str, tuple[int, int]]
+
+EXACT_BUDGET = 20_000_000
+"""The (set, cell) evaluations the exact search of one cell may make (see ``--exact``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +83,7 @@ class Setup:
     a: GuessConfig
     b: GuessConfig
     rollouts: int
+    exact: int = 0
 
     def guesses(self, index: int) -> Iterator[tuple[Decision, Game]]:
         """Yield each guess of ``--a`` in game ``index``: a decision with ``--a``'s cell on both
@@ -127,6 +141,28 @@ class Setup:
                     wins[side] += game.state == "won"
         return wins[0], wins[1]
 
+    def chances(self, decision: Decision) -> tuple[float, float] | None:
+        """Return each of the decision's two cells' exact chance to win when it is opened and
+        best play follows, or None when the position has more than ``exact`` arrangements, a
+        search runs past :data:`EXACT_BUDGET` or a cell is not covered (or flagged) there."""
+        board = Board(self.width, self.height)
+        position = _replay(board, decision.mines, decision.moves).position()
+        cons = constraints_of(position, trust_flags=True)
+        if any(not cons.unknown >> board.index(x, y) & 1 for x, y in decision.cells):
+            return None
+        states = arrangements(cons.unknown, cons.mines, cons.clues, self.exact)
+        if states is None:
+            return None
+        masks = board.neighbour_masks()
+        out = []
+        for x, y in decision.cells:
+            search = EndgameSearch(masks, iter_bits(cons.unknown), EXACT_BUDGET)
+            chance = search.chance(tuple(states), board.index(x, y))
+            if chance is None:
+                return None
+            out.append(chance)
+        return out[0], out[1]
+
     def decisions_at(self, asked: list[tuple[int, int, tuple[int, int]]]) -> list[Decision]:
         """Return :meth:`decision_at` of each (game, guess, cell) of ``asked``."""
         return [self.decision_at(*line) for line in asked]
@@ -157,6 +193,11 @@ def weigh_many(setup: Setup, decisions: list[Decision]) -> list[tuple[int, int]]
     return [setup.weigh(d) for d in decisions]
 
 
+def chances_many(setup: Setup, decisions: list[Decision]) -> list[tuple[float, float] | None]:
+    """Return :meth:`Setup.chances` of each decision (a chunk)."""
+    return [setup.chances(d) for d in decisions]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Find the decisions, weigh them, print the summary; returns the exit status."""
     collect_less()
@@ -176,6 +217,13 @@ def main(argv: list[str] | None = None) -> int:
         help='weigh these cells instead: JSON lines {"index", "guess", "b": [x, y]}',
     )
     parser.add_argument("--rollouts", type=int, default=100, help="layouts drawn per decision")
+    parser.add_argument(
+        "--exact",
+        type=int,
+        default=0,
+        metavar="N",
+        help="weigh exactly, with no rollouts, the decisions with at most N arrangements",
+    )
     parser.add_argument("--decisions", metavar="FILE", help="also write each decision there")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -184,10 +232,10 @@ def main(argv: list[str] | None = None) -> int:
         asked = _read_cells(args.weigh) if args.weigh else []
     except (ValueError, OSError) as error:
         parser.error(str(error))
-    if args.games < 1 or args.rollouts < 1 or args.jobs < 1:
-        parser.error("--games, --rollouts and --jobs must be at least 1")
+    if args.games < 1 or args.rollouts < 1 or args.jobs < 1 or args.exact < 0:
+        parser.error("--games, --rollouts and --jobs must be at least 1, --exact at least 0")
     w, h, m = LEVELS[args.level]
-    setup = Setup(w, h, m, args.rules, args.seed, a, b, args.rollouts)
+    setup = Setup(w, h, m, args.rules, args.seed, a, b, args.rollouts, args.exact)
     end = args.first + args.games
     outside = [index for index, _, _ in asked if not args.first <= index < end]
     if outside:
@@ -208,17 +256,16 @@ def main(argv: list[str] | None = None) -> int:
         chunks = [range(i, min(i + 20, end)) for i in range(args.first, end, 20)]
         found = [d for part in ordered_map(setup.decisions_many, chunks, args.jobs) for d in part]
     groups = [found[i : i + 4] for i in range(0, len(found), 4)]
+    if args.exact:
+        exact = ordered_map(partial(chances_many, setup), groups, args.jobs)
+        got = [c for part in exact for c in part]
+        return _report_exact(args, found, got)
     wins = [w for part in ordered_map(partial(weigh_many, setup), groups, args.jobs) for w in part]
     gains = [(wb - wa) / args.rollouts for wa, wb in wins]
     mean = statistics.fmean(gains) if gains else 0.0
     spread = statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else 0.0
     summary = {
-        "level": args.level,
-        "rules": args.rules,
-        "games": args.games,
-        "first": args.first,
-        "a": args.a,
-        "b": args.b or args.weigh,
+        **_head(args),
         "rollouts": args.rollouts,
         "decisions": len(gains),
         "mean_gain": mean,
@@ -229,16 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         "per_10000_games": 10_000 * sum(gains) / args.games,
     }
     if args.decisions:
-        with open(args.decisions, "w", encoding="utf-8") as out:
-            for d, (wa, wb) in zip(found, wins, strict=True):
-                row = {
-                    "index": d.index,
-                    "guess_after_moves": len(d.moves),
-                    "a": list(d.cells[0]),
-                    "b": list(d.cells[1]),
-                    "wins": [wa, wb],
-                }
-                out.write(json.dumps(row) + "\n")
+        _write_decisions(args.decisions, found, "wins", [list(w) for w in wins])
     if args.json:
         print(json.dumps(summary))
         return 0
@@ -250,6 +288,73 @@ def main(argv: list[str] | None = None) -> int:
     print(f"decisions favouring --a / --b: {summary['favour_a']} / {summary['favour_b']}")
     print(f"games gained over these decisions: {summary['games_gained']:+.1f}")
     print(f"games per 10,000 (first order): {summary['per_10000_games']:+.1f}")
+    return 0
+
+
+def _head(args: argparse.Namespace) -> dict[str, Any]:
+    """Return the part of a summary that says what was compared."""
+    return {
+        "level": args.level,
+        "rules": args.rules,
+        "games": args.games,
+        "first": args.first,
+        "a": args.a,
+        "b": args.b or args.weigh,
+    }
+
+
+def _write_decisions(path: str, found: list[Decision], field: str, values: list[Any]) -> None:
+    """Write each decision to ``path`` as a JSON line, with its ``field`` (the wins of its
+    rollouts, or its exact chances)."""
+    with open(path, "w", encoding="utf-8") as out:
+        for d, value in zip(found, values, strict=True):
+            row = {
+                "index": d.index,
+                "guess_after_moves": len(d.moves),
+                "a": list(d.cells[0]),
+                "b": list(d.cells[1]),
+                field: value,
+            }
+            out.write(json.dumps(row) + "\n")
+
+
+def _report_exact(
+    args: argparse.Namespace, found: list[Decision], got: list[tuple[float, float] | None]
+) -> int:
+    """Print (or write as JSON) the summary of ``--exact``; returns the exit status."""
+    weighed = [c for c in got if c is not None]
+    gains = [cb - ca for ca, cb in weighed]
+    end = args.first + args.games
+    summary = {
+        **_head(args),
+        "exact": args.exact,
+        "decisions": len(found),
+        "weighed": len(weighed),
+        "not_weighed": len(found) - len(weighed),
+        "favour_a": sum(g < 0 for g in gains),
+        "favour_b": sum(g > 0 for g in gains),
+        "equal": sum(g == 0 for g in gains),
+        "mean_gain": statistics.fmean(gains) if gains else 0.0,
+        "games_gained": sum(gains),
+    }
+    if args.decisions:
+        _write_decisions(args.decisions, found, "chances", [c and list(c) for c in got])
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    print(
+        f"{args.level} {args.rules}, games {args.first}-{end - 1}: --a {args.a}, --b {summary['b']}"
+    )
+    print(
+        f"decisions where they differ: {len(found)}; weighed exactly (at most {args.exact} "
+        f"arrangements): {len(weighed)}"
+    )
+    print(
+        f"--a's cell better / --b's better / equal: {summary['favour_a']} / "
+        f"{summary['favour_b']} / {summary['equal']}"
+    )
+    print(f"chance to win with --b's cell instead: {summary['mean_gain']:+.4f} (exact, best play)")
+    print(f"games gained over these decisions: {summary['games_gained']:+.1f}")
     return 0
 
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+import itertools
 import json
+from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -102,3 +106,94 @@ def test_weigh_given_cells(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     with pytest.raises(SystemExit):
         module.main(argv)
     assert "game 50 is outside --first 0 --games 50" in capsys.readouterr().err
+
+
+def _oracle(
+    near: list[frozenset[int]],
+) -> Callable[[frozenset[frozenset[int]], frozenset[int], int], Fraction]:
+    """Return ``opened(layouts, covered, c)``: the chance to win from ``layouts`` (equally
+    likely mine sets) with ``covered`` cells left when ``c`` is opened and best play follows,
+    by plain minimax over every cell and number (no 0 opens its neighbours): the oracle of
+    ``--exact``, sharing no code with the end game's search."""
+
+    @functools.cache
+    def best(layouts: frozenset[frozenset[int]], covered: frozenset[int]) -> Fraction:
+        if len(layouts) == 1:
+            return Fraction(1)
+        return max(opened(layouts, covered, c) for c in covered)
+
+    @functools.cache
+    def opened(layouts: frozenset[frozenset[int]], covered: frozenset[int], c: int) -> Fraction:
+        parts: dict[int, set[frozenset[int]]] = {}
+        for layout in layouts:
+            if c not in layout:
+                parts.setdefault(len(near[c] & layout), set()).add(layout)
+        rest = covered - {c}
+        return sum(
+            (Fraction(len(p), len(layouts)) * best(frozenset(p), rest) for p in parts.values()),
+            Fraction(0),
+        )
+
+    return opened
+
+
+def test_exact_chances_are_those_of_best_play() -> None:
+    # A 4x3 board, 3 mines, two numbers open: every covered cell's chance to win when opened
+    # first, as --exact finds it, against minimax over the arrangements listed here.
+    module = bench_decisions()
+    width, height = 4, 3
+    mines = {(1, 1), (2, 0), (3, 2)}
+    moves = (("open", (0, 0)), ("open", (1, 0)))
+
+    def near(x: int, y: int) -> frozenset[int]:
+        return frozenset(
+            (x + dx) + width * (y + dy)
+            for dx in (-1, 0, 1)
+            for dy in (-1, 0, 1)
+            if (dx or dy) and 0 <= x + dx < width and 0 <= y + dy < height
+        )
+
+    cells = [(x, y) for y in range(height) for x in range(width)]
+    neighbours = [near(x, y) for x, y in cells]
+    layout = frozenset(x + width * y for x, y in mines)
+    shown = {c: len(neighbours[c] & layout) for c in (0, 1)}  # (0, 0) shows 1, (1, 0) shows 2
+    assert shown == {0: 1, 1: 2}
+    layouts = frozenset(
+        frozenset(m)
+        for m in itertools.combinations(range(width * height), len(mines))
+        if not {0, 1} & set(m) and all(len(neighbours[c] & set(m)) == n for c, n in shown.items())
+    )
+    covered = frozenset(range(2, width * height))
+    opened = _oracle(neighbours)
+    bits = sum(1 << c for c in layout)
+    setup = module.Setup(width, height, len(mines), "classic", 1, DEFAULT, DEFAULT, 1, 1000)
+    chances = {}
+    for c in sorted(covered):
+        decision = module.Decision(0, bits, moves, (cells[c], cells[c]))
+        chance, again = setup.chances(decision)
+        assert chance == again == float(opened(layouts, covered, c)), cells[c]
+        chances[c] = chance
+    assert len(set(chances.values())) >= 3  # not a board where every cell is alike
+    # With fewer arrangements allowed than there are, nothing is weighed.
+    small = module.Setup(width, height, len(mines), "classic", 1, DEFAULT, DEFAULT, 1, 2)
+    assert small.chances(module.Decision(0, bits, moves, (cells[2], cells[3]))) is None
+
+
+def test_the_exact_summary_adds_up(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # --b: the safest cell only, no end game's search; --a opens the search's cell where at
+    # most 1,000 arrangements are left, so where it is weighed exactly it is never beaten.
+    crude = "best:endgame_arrangements=0,candidates=1,influenced=0,off_edge_all=0,cut_off=1"
+    argv = [*BEGINNER, "--games", "300", "--b", crude, "--exact", "30"]
+    rows = tmp_path / "decisions.jsonl"
+    assert bench_decisions().main([*argv, "--decisions", str(rows), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    decisions = [json.loads(line) for line in rows.read_text().splitlines()]
+    weighed = [d["chances"] for d in decisions if d["chances"] is not None]
+    assert summary["decisions"] == len(decisions) > len(weighed) == summary["weighed"] > 0
+    assert summary["not_weighed"] == len(decisions) - len(weighed)
+    gains = [b - a for a, b in weighed]
+    assert summary["favour_a"] == sum(g < 0 for g in gains) > 0
+    assert summary["favour_b"] == sum(g > 0 for g in gains) == 0
+    assert summary["equal"] == sum(g == 0 for g in gains)
+    assert summary["games_gained"] == pytest.approx(sum(gains))
+    assert all(0 <= c <= 1 for pair in weighed for c in pair)
