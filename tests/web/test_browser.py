@@ -13,6 +13,7 @@ import os
 import re
 import secrets
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -169,6 +170,29 @@ def _wait_move(page: Page, before: int) -> None:
     )
 
 
+LONG_PRESS = 700
+"""Milliseconds a finger stays down for a long press: longer than the page's (``LONG_PRESS_MS``
+in board.js)."""
+
+
+def _stop_the_clock(page: Page) -> None:
+    """Install Playwright's clock on the page, stopped: from now on the page's timers (a long
+    press, the analysis of an edit) fire only when the test moves it on (``page.clock.run_for``),
+    never because the machine was slow between two of the test's actions.
+
+    The clock runs from its install until it is stopped, and is stopped only at a time ahead of
+    the one it shows: an hour after the install, however slow the machine in between (the
+    timers due before, such as the game's time shown, fire once on the way)."""
+    now = time.time()
+    page.clock.install(time=now)
+    page.clock.pause_at(now + 3600)
+
+
+def _touch(page: Page, selector: str, kind: str) -> None:
+    """Put a finger down on ``selector`` (``kind`` "pointerdown") or lift it ("pointerup")."""
+    page.dispatch_event(selector, kind, {"pointerType": "touch", "bubbles": True})
+
+
 def _new_game(page: Page, level: str, guess_free: bool = True) -> None:
     old = page.get_attribute("#board", "data-game")
     playing = page.get_attribute("#board", "data-game-state") == "playing"
@@ -252,6 +276,8 @@ def test_a_guess_free_game_is_won_by_following_the_hints(
     )
     assert page.inner_text("#state") == "Gagné !"
     page.select_option("#lang", "en")
+    # The statistics are worded when their answer comes: English by then, not French.
+    page.wait_for_function("document.documentElement.lang === 'en'")
     page.click("#tab-stats")
     row = page.locator("#stats-table tbody tr", has_text=level.capitalize())
     page.wait_for_selector("#stats-table tbody tr")
@@ -340,19 +366,27 @@ def test_right_click_flags_and_unflags(page: Page) -> None:
 
 def test_a_long_press_flags_on_touch(page: Page) -> None:
     _start(page, "beginner", 4, 4)
-    covered = _cell(page, "board", *_first_covered(page))
-    page.dispatch_event(covered, "pointerdown", {"pointerType": "touch", "bubbles": True})
-    page.wait_for_timeout(700)
-    page.dispatch_event(covered, "pointerup", {"pointerType": "touch", "bubbles": True})
-    _wait_move(page, 1)
+    # The press lasts as long as the page's clock says: a slow machine between two touch events
+    # can neither shorten a long press nor lengthen a short one.
+    _stop_the_clock(page)
+    xy = page.locator("#board .cell[data-state=covered]").evaluate_all(
+        "(cs) => cs.slice(0, 3).map((c) => [c.dataset.x, c.dataset.y])"
+    )
+    covered, other, third = (_cell(page, "board", int(x), int(y)) for x, y in xy)
+    _touch(page, covered, "pointerdown")
+    page.clock.run_for(LONG_PRESS)
+    _wait_move(page, 1)  # flagged while the finger is still down
+    _touch(page, covered, "pointerup")
     assert page.get_attribute(covered, "data-state") == "flag"
-    # A short touch does not flag (the press is cancelled before the delay).
-    other = page.locator("#board .cell[data-state=covered]").nth(1)
-    other.dispatch_event("pointerdown", {"pointerType": "touch", "bubbles": True})
-    other.dispatch_event("pointerup", {"pointerType": "touch", "bubbles": True})
-    page.wait_for_timeout(700)
-    assert other.get_attribute("data-state") == "covered"
-    assert _moves(page) == 2
+    # A short touch does not flag (the press is cancelled before the delay): after its delay, a
+    # flag by the mouse is the next move (moves are sent in the order made).
+    _touch(page, other, "pointerdown")
+    _touch(page, other, "pointerup")
+    page.clock.run_for(LONG_PRESS)
+    page.click(third, button="right")
+    page.wait_for_function(f"document.querySelector('{third}').dataset.state === 'flag'")
+    assert page.get_attribute(other, "data-state") == "covered"
+    assert _moves(page) == 3
 
 
 def _first_covered(page: Page) -> tuple[int, int]:
@@ -798,6 +832,9 @@ def _gesture(page: Page, tracks: list[list[tuple[float, float]]]) -> None:
 
 def test_a_board_is_zoomed_by_pinch_and_buttons_and_panned_by_a_finger(phone: Page) -> None:
     _start(phone, "expert", 15, 8)
+    # A finger held still becomes a long press: with the page's clock standing still, a slow
+    # machine between two touch events of a gesture cannot make one of it.
+    _stop_the_clock(phone)
     size = int(phone.get_attribute("#board", "data-cell") or 30)
     box = phone.locator(".board-wrap").first.bounding_box()
     assert box is not None
@@ -823,8 +860,13 @@ def test_a_board_is_zoomed_by_pinch_and_buttons_and_panned_by_a_finger(phone: Pa
     _gesture(phone, [[(cx + 100 - 20 * k, cy) for k in range(8)]])
     after = phone.evaluate("document.querySelector('.board-wrap').scrollLeft")
     assert after > before
-    phone.wait_for_timeout(600)
-    assert _moves(phone) == moves
+    # Past a long press's delay, a flag by the mouse is the first move since (moves are sent in
+    # the order made: one the drag made would come before it).
+    phone.clock.run_for(LONG_PRESS)
+    cell = _cell(phone, "board", *_first_covered(phone))
+    phone.click(cell, button="right")
+    phone.wait_for_function(f"document.querySelector('{cell}').dataset.state === 'flag'")
+    assert _moves(phone) == moves + 1
 
 
 # --- accessibility ------------------------------------------------------------------------
@@ -962,7 +1004,7 @@ def test_no_serious_accessibility_violation_on_any_view(open_page: Opened) -> No
     page.wait_for_selector("#review-board[data-step='1']")
     found += _axe(page, "review")
     page.click("#tab-stats")
-    page.wait_for_selector("#stats-table")
+    page.wait_for_selector("#stats-table tbody tr")  # the table is there before its rows
     found += _axe(page, "statistics")
     phone = open_page(PHONE, color_scheme="dark")
     _start(phone, "expert", 15, 8)
@@ -1080,10 +1122,11 @@ def _view(page: Page) -> JSON:
 
 def _tap_or_click(page: Page, selector: str, button: str = "left") -> None:
     if page.context.browser is not None and page.viewport_size == PHONE["viewport"]:
-        if button == "right":
-            page.dispatch_event(selector, "pointerdown", {"pointerType": "touch", "bubbles": True})
-            page.wait_for_timeout(700)
-            page.dispatch_event(selector, "pointerup", {"pointerType": "touch", "bubbles": True})
+        if button == "right":  # a long press: the finger is lifted once the flag shows
+            before = _moves(page)
+            _touch(page, selector, "pointerdown")
+            _wait_move(page, before)
+            _touch(page, selector, "pointerup")
         else:
             page.tap(selector)
     else:
@@ -1297,6 +1340,23 @@ def test_the_new_texts_follow_the_language_and_the_statistics_chart_the_times(
 # --- the new-user review: each defect fixed with this test ----------------------------------
 
 
+HOLD_ANALYSIS = """(start) => {
+  // The answer to the analysis of a position whose text begins with `start` is read, then kept
+  // from the page until window.release() hands it over, whole: the page has taken it in before
+  // the test's next step.
+  const fetch = window.fetch;
+  window.fetch = async (url, init) => {
+    const response = await fetch(url, init);
+    if (!String(url).endsWith('/api/analyze') || !JSON.parse(init.body).text.startsWith(start)) {
+      return response;
+    }
+    const data = await response.json();
+    const kept = { ok: response.ok, status: response.status, json: async () => data };
+    return new Promise((resolve) => { window.release = () => resolve(kept); });
+  };
+}"""
+
+
 def test_an_impossible_pasted_position_is_shown_with_its_conflict_outlined(page: Page) -> None:
     """The pasted position replaces the board shown before even when no arrangement fits it,
     and the numbers the server names as contradicting each other are outlined on it."""
@@ -1315,13 +1375,27 @@ def test_an_impossible_pasted_position_is_shown_with_its_conflict_outlined(page:
     assert _marked(page, "conflict", "editor") == named == {(0, 0)}
     assert [page.input_value(f"#edit-{k}") for k in ("width", "height", "mines")] == ["3", "3", "1"]
     # The editor goes on from the pasted position: A1 covered again (the cycle backwards, 3 to
-    # 2, 1, 0, covered): 9 covered cells, 1 mine.
-    for _ in range(4):
+    # 2, 1, 0, covered): 9 covered cells, 1 mine. An edit is analysed a moment after it is made,
+    # so on a slow machine the last edit can come while the answer for the one before is
+    # awaited: that answer is for another position, neither shown nor adopted (its A1, a 0,
+    # would undo the last edit). Here it comes after the last edit and before that edit's
+    # analysis is asked (the page's clock stands still in between).
+    _stop_the_clock(page)
+    page.evaluate(HOLD_ANALYSIS, "3x3x1\n0HH")
+    for _ in range(3):
         page.click(a1, button="right")
-    page.wait_for_function(
-        f"document.querySelector('{a1}').dataset.state === 'covered'"
-        " && document.querySelector('#analysis-result').dataset.state === 'ok'"
-    )
+    # From the first edit on, the refusal shown is marked as not this position's.
+    assert page.get_attribute("#analysis-result", "data-state") == "pending"
+    page.clock.run_for(1_000)  # the analysis of A1 = 0 is asked
+    page.wait_for_function("() => window.release")
+    page.click(a1, button="right")
+    page.evaluate("() => window.release()")
+    assert page.get_attribute(a1, "data-state") == "covered"
+    assert page.get_attribute("#analysis-result", "data-state") == "pending"
+    assert page.get_attribute("#analysis-result", "aria-busy") == "true"
+    page.clock.run_for(1_000)
+    page.wait_for_selector("#analysis-result[data-state=ok]")
+    assert page.get_attribute(a1, "data-state") == "covered"
     assert page.inner_text("#analysis-result").startswith("9 arrangements")
     assert page.locator("#editor .cell").count() == 9
 

@@ -46,7 +46,7 @@ export const analysisView = {
       result: null,    // the server's analysis of exactly `cells`
       error: null,     // the server's refusal of `cells`
       pending: null,   // the timer of the next analysis
-      ticket: 0,       // only the latest request's answer is shown
+      ticket: 0,       // only the answer for the position as it is now is shown
       busy: false,     // an answer is awaited: what is shown is not yet for \`cells\`
     };
     const board = new BoardView(q("editor"), edit);
@@ -83,8 +83,14 @@ export const analysisView = {
       schedule();
     }
 
+    // Ask for the analysis in a moment (the position changed, or is shown first). An answer
+    // still awaited is for the position before: it is dropped (its cells, adopted, would undo
+    // the edit), and what is shown is marked as stale from now on, not once the request is sent.
     function schedule() {
       clearTimeout(s.pending);
+      s.ticket++;
+      s.busy = true;
+      markBusy();
       s.pending = setTimeout(() => analyse(), 150);
     }
 
