@@ -25,10 +25,12 @@ from playwright.sync_api import Browser, Page, Request, Route, sync_playwright
 from mineproof.analysis import Analysis, analyze
 from mineproof.board import Board, Layout, iter_bits
 from mineproof.game import Game
+from mineproof.position import Position
 from mineproof.web import App, Games, Store
+from mineproof.web.games import MAX_SIDE
 from mineproof.web.server import allowed_hosts, make_server, serve_in_thread
 from mineproof.web.strings import page_strings
-from mineproof.web.work import first_layout, hint
+from mineproof.web.work import analyze_text, first_layout, hint
 
 from .conftest import JSON, covered
 from .test_modes import REPLAYS, Brute, gif_frames
@@ -1340,21 +1342,40 @@ def test_the_new_texts_follow_the_language_and_the_statistics_chart_the_times(
 # --- the new-user review: each defect fixed with this test ----------------------------------
 
 
-HOLD_ANALYSIS = """(start) => {
-  // The answer to the analysis of a position whose text begins with `start` is read, then kept
-  // from the page until window.release() hands it over, whole: the page has taken it in before
-  // the test's next step.
+HOLD = """([where, start]) => {
+  // The first answer, from now on, to a request whose address contains `where` (and, when
+  // `start` is given, whose position's text begins with it) is read, then kept from the page
+  // until window.release() hands it over, whole: the page has taken it in before the test's
+  // next step. The answers after it pass.
   const fetch = window.fetch;
+  let held = false;
+  delete window.release;
   window.fetch = async (url, init) => {
+    const hold = !held && String(url).includes(where)
+      && (!start || JSON.parse(init.body).text.startsWith(start));
+    held ||= hold;
     const response = await fetch(url, init);
-    if (!String(url).endsWith('/api/analyze') || !JSON.parse(init.body).text.startsWith(start)) {
-      return response;
-    }
+    if (!hold) return response;
     const data = await response.json();
     const kept = { ok: response.ok, status: response.status, json: async () => data };
     return new Promise((resolve) => { window.release = () => resolve(kept); });
   };
 }"""
+
+
+def _hold(page: Page, where: str, start: str = "") -> None:
+    """Keep the page's next answer from ``where`` (see ``HOLD``) until ``_release``."""
+    page.evaluate(HOLD, [where, start])
+
+
+def _held(page: Page) -> None:
+    """Wait until the answer to hold has come (and is kept from the page)."""
+    page.wait_for_function("() => window.release")
+
+
+def _release(page: Page) -> None:
+    """Hand the answer held over to the page, which has taken it in when this returns."""
+    page.evaluate("() => window.release()")
 
 
 def test_an_impossible_pasted_position_is_shown_with_its_conflict_outlined(page: Page) -> None:
@@ -1381,15 +1402,15 @@ def test_an_impossible_pasted_position_is_shown_with_its_conflict_outlined(page:
     # would undo the last edit). Here it comes after the last edit and before that edit's
     # analysis is asked (the page's clock stands still in between).
     _stop_the_clock(page)
-    page.evaluate(HOLD_ANALYSIS, "3x3x1\n0HH")
+    _hold(page, "/api/analyze", "3x3x1\n0HH")
     for _ in range(3):
         page.click(a1, button="right")
     # From the first edit on, the refusal shown is marked as not this position's.
     assert page.get_attribute("#analysis-result", "data-state") == "pending"
     page.clock.run_for(1_000)  # the analysis of A1 = 0 is asked
-    page.wait_for_function("() => window.release")
+    _held(page)
     page.click(a1, button="right")
-    page.evaluate("() => window.release()")
+    _release(page)
     assert page.get_attribute(a1, "data-state") == "covered"
     assert page.get_attribute("#analysis-result", "data-state") == "pending"
     assert page.get_attribute("#analysis-result", "aria-busy") == "true"
@@ -1584,3 +1605,186 @@ def test_the_new_game_button_asks_as_the_n_key_does(page: Page) -> None:
     page.click("#new")
     page.wait_for_function(f"document.querySelector('#board').dataset.game !== '{fresh}'")
     assert page.locator("#confirm[open]").count() == 0
+
+
+# --- answers that come late: each taken only for the state it was asked in -----------------
+
+
+def test_a_hint_asked_before_a_move_is_not_shown_on_the_board_after_it(page: Page) -> None:
+    """A hint is for the position it was asked in: come once a move changed the board, it is
+    dropped (its premises and its cell to open are the board's before), and the next press of
+    Hint asks for the board now."""
+    _start(page, "beginner", 4, 4)
+    _hold(page, "/hint")
+    with page.expect_response(lambda r: "/hint" in r.url) as reply:
+        page.click("#hint")
+    _held(page)
+    # The player does not wait: opens a cell the hint was about to prove safe.
+    x, y = reply.value.json()["steps"][-1]["safe"][0]
+    page.click(_cell(page, "board", x, y))
+    _wait_move(page, 1)
+    _release(page)
+    assert page.get_attribute("#message", "data-stage") == ""
+    assert page.locator("#board .premise, #board .hint-safe, #board .hint-mine").count() == 0
+    if page.get_attribute("#board", "data-game-state") == "playing":
+        with page.expect_response(lambda r: "/hint" in r.url):
+            page.click("#hint")
+        page.wait_for_selector("#message[data-stage='1']")
+
+
+def _percents(position: Position) -> dict[tuple[int, int], str]:
+    """Return the percentage the page shows on each covered cell of ``position`` (as
+    ``percent`` in board.js: JavaScript's Math.round, not Python's round half to even)."""
+    shown: dict[tuple[int, int], str] = {}
+    for y, row in enumerate(analyze(position).float_probabilities()):
+        for x, p in enumerate(row):
+            if p is None:
+                continue
+            if 0 < p < 0.005:
+                shown[x, y] = "<1"
+            elif 0.995 < p < 1:
+                shown[x, y] = ">99"
+            else:
+                shown[x, y] = str(math.floor(p * 100 + 0.5))
+    return shown
+
+
+def _odds_changing_seed() -> tuple[str, tuple[int, int]]:
+    """Return a seed whose random beginner board, opened at E5, proves a cell safe whose opening
+    changes the percentage of a cell still covered after it, and that cell."""
+    board = Board(9, 9)
+    for k in range(1000):
+        seed = f"odds-{k}"
+        layout = Layout(board, first_layout(9, 9, 10, False, seed, 4, 4)[0])
+        game = Game(layout)
+        game.reveal(4, 4)
+        if game.is_over:
+            continue
+        before = _percents(game.position())
+        for i in iter_bits(analyze(game.position()).safe_mask):
+            after = Game(layout)
+            after.reveal(4, 4)
+            after.reveal(*board.xy(i))
+            now = _percents(after.position())
+            if not after.is_over and any(now[c] != before[c] for c in now):
+                return seed, board.xy(i)
+    pytest.fail("no seed gives a beginner board whose next safe cell changes the odds")
+
+
+SHOWN_PERCENTS = """() => Object.fromEntries(
+  [...document.querySelectorAll('#board .cell[data-state=covered]')].map(
+    (c) => [c.dataset.x + ',' + c.dataset.y, c.textContent]))"""
+
+
+def test_probabilities_asked_before_a_move_are_not_shown_on_the_board_after_it(
+    page: Page, seeds: Seeds
+) -> None:
+    """The probabilities are for the position they were asked in: come once a move changed the
+    board, they are dropped and asked again for the board now; come once the box is unticked,
+    they are not shown."""
+    seed, (x, y) = _odds_changing_seed()
+    seeds.queued.append(seed)
+    _new_game(page, "beginner", guess_free=False)
+    page.click(_cell(page, "board", 4, 4))
+    _wait_move(page, 0)
+    _hold(page, "/probabilities")
+    page.check("#show-probabilities")
+    _held(page)
+    page.click(_cell(page, "board", x, y))  # safe, and it changes the odds of a covered cell
+    _wait_move(page, 1)
+    _release(page)
+    page.wait_for_selector("#board .cell .p")
+    game = Game(Layout(Board(9, 9), first_layout(9, 9, 10, False, seed, 4, 4)[0]))
+    game.reveal(4, 4)
+    game.reveal(x, y)
+    expected = {f"{cx},{cy}": text for (cx, cy), text in _percents(game.position()).items()}
+    assert page.evaluate(SHOWN_PERCENTS) == expected
+    # Shown, they are asked again with each move: unticked before that answer comes, the box
+    # is obeyed.
+    _hold(page, "/probabilities")
+    page.click(_cell(page, "board", *_first_covered(page)), button="right")
+    _held(page)
+    page.uncheck("#show-probabilities")
+    _release(page)
+    _wait_move(page, 2)
+    assert page.locator("#board .cell .p").count() == 0
+
+
+def _analysis_words(text: str, lang: str) -> str:
+    """Return the words the Analysis view shows for the position ``text`` in ``lang``: its
+    label (the page's words) over its hint (the server's)."""
+    found = analyze_text(text, None, False, lang, MAX_SIDE)
+    a, h = found["analysis"], found["hint"]
+    words = page_strings(lang)["arrangements"]
+    label = words.format(n=a["arrangements"], safe=len(a["safe"]), mine=len(a["mine"]))
+    return f"{label}\n{h['label'] + ' ' if h['label'] else ''}{h['text']}"
+
+
+def test_an_analysis_awaited_at_a_language_switch_is_shown_in_the_new_language(
+    page: Page,
+) -> None:
+    """The analysis's hint is worded by the server in the language it was asked in: one
+    awaited when the language changes is asked again in the new one, for the same position (an
+    edit, or a paste, which is not lost)."""
+    page.click("#tab-analysis")
+    page.wait_for_selector("#analysis-result[data-state=ok]")  # the empty 8x8 board
+    _hold(page, "/api/analyze", "8x8x10\n0H")
+    with page.expect_response(lambda r: "/api/analyze" in r.url) as reply:
+        page.click(_cell(page, "editor", 0, 0))  # A1 covered -> 0
+    _held(page)
+    # The views are told of the new language in the task that loaded its strings, before
+    # `lang` can be seen changed here.
+    page.select_option("#lang", "fr")
+    page.wait_for_function("document.documentElement.lang === 'fr'")
+    _release(page)
+    page.wait_for_selector("#analysis-result[data-state=ok]")
+    sent = reply.value.request.post_data_json
+    assert sent is not None
+    assert page.inner_text("#analysis-result") == _analysis_words(sent["text"], "fr")
+    assert page.get_attribute(_cell(page, "editor", 0, 0), "data-state") == "open"
+    # A paste: the position shown is the one before until its answer comes.
+    pasted = "4x3x3\n001H\n112H\nHHHH\n"
+    page.fill("#paste", pasted)
+    _hold(page, "/api/analyze", "4x3x3")
+    page.click("#load-paste")
+    _held(page)
+    page.select_option("#lang", "de")
+    page.wait_for_function("document.documentElement.lang === 'de'")
+    _release(page)
+    page.wait_for_selector("#analysis-result[data-state=ok]")
+    assert page.inner_text("#analysis-result") == _analysis_words(pasted, "de")
+    assert page.locator("#editor .cell").count() == 12
+
+
+def test_a_review_that_comes_late_does_not_replace_the_one_chosen_after_it(
+    page: Page, store: Store
+) -> None:
+    """Only the review of what was chosen last is shown: the review of a game, come after the
+    one of a file chosen since, is dropped; until its review comes, the one shown before is
+    marked as stale."""
+    _, layout = _small_game(page, store)
+    view = _view(page)
+    fatal = next(c for c in covered(view) if layout.is_mine(layout.board.index(*c)))
+    page.click(_cell(page, "board", *fatal))
+    _wait_move(page, 1)
+    _hold(page, "/review?")
+    page.click("#tab-review")  # the last game's review, asked and held
+    _held(page)
+    page.set_input_files("#replay-file", str(REPLAYS / "beginner-15s.avf"))
+    page.wait_for_function(
+        "document.querySelector('#review-summary').innerText.includes('Game won')"
+    )
+    _release(page)
+    assert "Game won" in page.inner_text("#review-summary")
+    assert page.locator("#review-board .cell").count() == 64
+    assert page.get_attribute("#review-summary", "aria-busy") == "false"
+    # Another file: the review shown is not its own until its answer comes.
+    _hold(page, "/api/review")
+    page.set_input_files("#replay-file", str(REPLAYS / "custom-8x11-7.avf"))
+    _held(page)
+    assert page.get_attribute("#review-summary", "data-state") == "pending"
+    assert page.get_attribute("#review-summary", "aria-busy") == "true"
+    _release(page)
+    assert page.locator("#review-board .cell").count() == 88
+    assert page.get_attribute("#review-summary", "aria-busy") == "false"
+    assert page.get_attribute("#review-summary", "data-state") is None

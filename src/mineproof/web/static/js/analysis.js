@@ -106,6 +106,9 @@ export const analysisView = {
       try {
         const result = await app.api("POST", "/api/analyze", body);
         if (ticket !== s.ticket) return;
+        // The language changed while it was awaited: its hint is in the one before (an error
+        // is worded here, in the language of the moment). The same position is asked again.
+        if (body.lang !== app.lang()) return analyse(text);
         adopt(result.position);
         Object.assign(s, { result, error: null, busy: false });
       } catch (err) {
@@ -180,8 +183,10 @@ export const analysisView = {
     return {
       render,
       show() { if (!s.result && !s.error) schedule(); },
-      // The hint is worded by the server: asked again; an error is worded here.
-      language() { if (s.result) analyse(); else render(); },
+      // The hint is worded by the server: asked again; an error is worded here. While an answer
+      // is awaited, the position shown may not be the one asked for (a paste): that answer is
+      // asked again when it comes (analyse()).
+      language() { if (s.result && !s.busy) analyse(); else render(); },
     };
   },
 };

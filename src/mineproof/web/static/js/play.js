@@ -117,6 +117,13 @@ export const playView = {
       s.clock = { elapsed: view.elapsed, at: performance.now() };
     }
 
+    // Whether `view` is still the position shown. An answer asked for a position (a hint, the
+    // probabilities) that comes once a move or another game replaced it is for a board no longer
+    // on the screen: not shown.
+    function current(view) {
+      return s.game !== null && s.game.id === view.id && s.game.moves === view.moves;
+    }
+
     function seconds() {
       if (!s.clock) return 0;
       if (!s.game || s.game.state !== "playing") return s.clock.elapsed;
@@ -204,8 +211,11 @@ export const playView = {
     // Another tab may have played this game meanwhile: look again when this one comes back.
     async function refresh() {
       if (!s.game || document.hidden) return;
+      const asked = s.game;
       try {
-        const view = await app.api("GET", `/api/games/${encodeURIComponent(s.game.id)}?lang=${app.lang()}`);
+        const view = await app.api("GET", `/api/games/${encodeURIComponent(asked.id)}?lang=${app.lang()}`);
+        // A move made here meanwhile: the answer may be from before it.
+        if (!current(asked)) return;
         if (view.moves !== s.game.moves || view.state !== s.game.state) {
           setGame(view);
           render();
@@ -242,7 +252,9 @@ export const playView = {
         s.pending = null;
         announce(view, result, kind, x, y);
         if (s.probabilities && result.state === "playing") {
-          s.probabilities = (await app.api("GET", `/api/games/${view.id}/probabilities`)).probabilities;
+          const { probabilities } = await app.api("GET", `/api/games/${view.id}/probabilities`);
+          // The box may have been unticked while they were awaited.
+          s.probabilities = q("show-probabilities").checked ? probabilities : null;
         }
         setGame(result);
         if (result.state === "won") {
@@ -295,7 +307,10 @@ export const playView = {
       await newGame();
     }
 
+    // A hint is asked once the moves already made are answered (it is for the board they
+    // lead to), and shown only if no move was made before it came.
     async function askHint() {
+      await s.queue;
       const view = s.game;
       if (!view) return;
       if (view.state === "new") {
@@ -308,12 +323,15 @@ export const playView = {
         s.reveal = true;
       } else {
         try {
-          s.hint = await app.api("GET", `/api/games/${view.id}/hint?lang=${app.lang()}`);
+          const hint = await app.api("GET", `/api/games/${view.id}/hint?lang=${app.lang()}`);
+          if (!current(view)) return;
+          s.hint = hint;
           s.hintStage = isGuess(s.hint) ? STAGES : 1;
           s.hintPrefix = "";
           s.reveal = true;
           s.message = { hint: true };
         } catch (err) {
+          if (!current(view)) return;
           s.message = { error: err };
         }
       }
@@ -321,16 +339,27 @@ export const playView = {
     }
 
     async function toggleProbabilities() {
-      const view = s.game;
       s.probabilities = null;
-      if (q("show-probabilities").checked && view && view.state === "playing") {
-        try {
-          s.probabilities = (await app.api("GET", `/api/games/${view.id}/probabilities`)).probabilities;
-        } catch (err) {
-          s.message = { error: err };
-        }
-      }
+      if (q("show-probabilities").checked) await askProbabilities();
       render();
+    }
+
+    // Ask for the probabilities of the board, once the moves already made are answered. An
+    // answer that comes once the box is unticked is dropped; one that comes once a move changed
+    // the board is for the board before: asked again for the board now (a move asks for them
+    // itself only when they are shown).
+    async function askProbabilities() {
+      await s.queue;
+      const view = s.game;
+      if (!view || view.state !== "playing" || !q("show-probabilities").checked) return;
+      try {
+        const { probabilities } = await app.api("GET", `/api/games/${view.id}/probabilities`);
+        if (!current(view)) return askProbabilities();
+        if (q("show-probabilities").checked) s.probabilities = probabilities;
+      } catch (err) {
+        if (!current(view)) return askProbabilities();
+        s.message = { error: err };
+      }
     }
 
     // --- drawing ------------------------------------------------------------------------
@@ -468,27 +497,32 @@ export const playView = {
       start: resume,
       // The language changed: the hint, the Tutor's word (on the move it spoke of, which asks
       // for no help) or a lost game's post-mortem is asked again in the new one, then all is
-      // redrawn.
+      // redrawn. An answer is taken only if the board is still the one it was asked for: a move
+      // or a new game made meanwhile has put its own words in place.
       async language() {
         if (s.game && s.game.state === "lost") {
+          const view = s.game;
           try {
-            setGame(await app.api("GET", `/api/games/${s.game.id}?lang=${app.lang()}`));
+            const again = await app.api("GET", `/api/games/${view.id}?lang=${app.lang()}`);
+            if (current(view)) setGame(again);
           } catch (err) {
-            s.message = { error: err };
+            if (current(view)) s.message = { error: err };
           }
         }
         const m = s.message;
         if (s.hint && s.game && s.game.state === "playing" && m && m.hint) {
-          const game = `/api/games/${s.game.id}`;
+          const view = s.game;
+          const game = `/api/games/${view.id}`;
           try {
             if (m.kind === "tutor") {
               const again = await app.api("GET", `${game}/tutor?move=${m.move}&lang=${app.lang()}`);
-              if (again.tutor) s.hint = again.tutor;
+              if (again.tutor && current(view)) s.hint = again.tutor;
             } else {
-              s.hint = await app.api("GET", `${game}/hint?lang=${app.lang()}`);
+              const again = await app.api("GET", `${game}/hint?lang=${app.lang()}`);
+              if (current(view)) s.hint = again;
             }
           } catch (err) {
-            s.message = { error: err };
+            if (current(view)) s.message = { error: err };
           }
         }
         render();

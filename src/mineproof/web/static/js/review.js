@@ -46,24 +46,32 @@ export const reviewView = {
       review: null,   // the server's review
       step: 0,        // clicks shown: 0 before the first click
       message: null,  // an error to show, { error } or { key, vars }
+      ticket: 0,      // only the answer for what was chosen last is shown
+      busy: false,    // an answer is awaited: what is shown is not yet what was chosen
     };
     const board = new BoardView(q("review-board"), () => {});
 
     // --- loading ------------------------------------------------------------------------
 
+    // Ask for the review of `s.source`. An answer still awaited is for what was chosen before
+    // (another game or file, or the same in another language): dropped whenever it comes, so a
+    // slow one never replaces this one. Until this one comes, the review shown is marked as
+    // stale (data-state "pending", aria-busy).
     async function load() {
       if (!s.source) return;
+      const ticket = ++s.ticket;
+      s.busy = true;
+      markBusy();
       try {
-        if (s.source.game) {
-          s.review = await app.api("GET", `/api/games/${encodeURIComponent(s.source.game)}/review?lang=${app.lang()}`);
-        } else {
-          s.review = await app.api("POST", "/api/review", { ...s.source.file, lang: app.lang() });
-        }
-        s.message = null;
-        s.step = Math.min(s.step, s.review.clicks.length);
+        const review = s.source.game
+          ? await app.api("GET", `/api/games/${encodeURIComponent(s.source.game)}/review?lang=${app.lang()}`)
+          : await app.api("POST", "/api/review", { ...s.source.file, lang: app.lang() });
+        if (ticket !== s.ticket) return;
+        Object.assign(s, { review, message: null, busy: false });
+        s.step = Math.min(s.step, review.clicks.length);
       } catch (err) {
-        s.review = null;
-        s.message = { error: err };
+        if (ticket !== s.ticket) return;
+        Object.assign(s, { review: null, message: { error: err }, busy: false });
       }
       render();
     }
@@ -87,6 +95,8 @@ export const reviewView = {
       const file = q("replay-file").files[0];
       if (!file) return;
       if (file.size > app.meta.max_upload) {
+        s.ticket++;  // a review still awaited is of what was chosen before this file
+        s.busy = false;
         s.review = null;
         s.message = { key: "error_upload_size", vars: { size: Math.floor(app.meta.max_upload / 1000) } };
         render();
@@ -192,6 +202,7 @@ export const reviewView = {
       else if (s.message) showMessage(summary, { text: t(s.message.key, s.message.vars), kind: "error" });
       else if (review) showMessage(summary, { label: t("review"), text: review.summary.text });
       else showMessage(summary);
+      markBusy();
       if (empty) {
         showMessage(q("review-click"));
         return;
@@ -213,6 +224,13 @@ export const reviewView = {
       const root = board.root;
       root.dataset.step = s.step;
       root.dataset.clicks = total;
+    }
+
+    function markBusy() {
+      const box = q("review-summary");
+      if (s.busy) box.dataset.state = "pending";
+      else delete box.dataset.state;
+      box.setAttribute("aria-busy", String(s.busy));
     }
 
     // The words of an error: a replay file's own, else the page's for the API's errors.
