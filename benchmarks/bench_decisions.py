@@ -24,10 +24,15 @@ where the two players part).
 ``--exact N`` weighs instead, with no luck at all, the decisions whose position has at most
 ``N`` arrangements: each cell's exact chance to win when it is opened and best play follows
 (the end game's search, :class:`mineproof.play.endgame.EndgameSearch`, over every arrangement,
-equally likely; a cell shows its number, nothing is opened around a 0). Printed: how many
+equally likely; the search opens one cell at a time, which loses nothing around a 0: its
+neighbours are then safe in every arrangement left, and best play opens them). Printed: how many
 decisions favour each cell and how many are exact ties, the mean gain and the games gained;
-the decisions with more arrangements, or whose search runs past its budget, are counted as not
-weighed (weigh them by rollouts in another run).
+the decisions with more arrangements (or too many to list), or whose search runs past its
+budget, are counted as not weighed (weigh them by rollouts in another run).
+
+Either way, a decision whose ``--b`` cell is not covered where it is taken (with ``--weigh``, a
+guess of another program's at a cell ours had opened as forced: its k-th guess is not ours) is
+left out and counted apart: opening an open cell would weigh ours against itself.
 
 Usage: python benchmarks/bench_decisions.py --level expert --rules modern --games 1000 \
        --a best --b best:pseudo=0 [--rollouts 100] [--seed 1] [--jobs 2] [--json]
@@ -58,7 +63,8 @@ from mineproof.play.endgame import EndgameSearch, arrangements
 Move = tuple[str, tuple[int, int]]
 
 EXACT_BUDGET = 20_000_000
-"""The (set, cell) evaluations the exact search of one cell may make (see ``--exact``)."""
+"""The (set, cell) evaluations the exact search of one cell may make (see ``--exact``): each of
+a decision's two cells has its own."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,15 +147,22 @@ class Setup:
                     wins[side] += game.state == "won"
         return wins[0], wins[1]
 
+    def covered(self, decision: Decision) -> bool:
+        """Return whether both of the decision's cells are covered (and not flagged) where it
+        is taken."""
+        board = Board(self.width, self.height)
+        position = _replay(board, decision.mines, decision.moves).position()
+        unknown = constraints_of(position, trust_flags=True).unknown
+        return all(unknown >> board.index(x, y) & 1 for x, y in decision.cells)
+
     def chances(self, decision: Decision) -> tuple[float, float] | None:
         """Return each of the decision's two cells' exact chance to win when it is opened and
-        best play follows, or None when the position has more than ``exact`` arrangements, a
-        search runs past :data:`EXACT_BUDGET` or a cell is not covered (or flagged) there."""
+        best play follows, or None when the position has more than ``exact`` arrangements (or
+        too many to list) or a search runs past :data:`EXACT_BUDGET`. Both cells must be
+        covered there (see :meth:`covered`)."""
         board = Board(self.width, self.height)
         position = _replay(board, decision.mines, decision.moves).position()
         cons = constraints_of(position, trust_flags=True)
-        if any(not cons.unknown >> board.index(x, y) & 1 for x, y in decision.cells):
-            return None
         states = arrangements(cons.unknown, cons.mines, cons.clues, self.exact)
         if states is None:
             return None
@@ -191,6 +204,11 @@ def _apply(game: Game, action: str, cell: tuple[int, int]) -> None:
 def weigh_many(setup: Setup, decisions: list[Decision]) -> list[tuple[int, int]]:
     """Return :meth:`Setup.weigh` of each decision (a chunk, for less process overhead)."""
     return [setup.weigh(d) for d in decisions]
+
+
+def covered_many(setup: Setup, decisions: list[Decision]) -> list[bool]:
+    """Return :meth:`Setup.covered` of each decision (a chunk)."""
+    return [setup.covered(d) for d in decisions]
 
 
 def chances_many(setup: Setup, decisions: list[Decision]) -> list[tuple[float, float] | None]:
@@ -255,17 +273,23 @@ def main(argv: list[str] | None = None) -> int:
     else:
         chunks = [range(i, min(i + 20, end)) for i in range(args.first, end, 20)]
         found = [d for part in ordered_map(setup.decisions_many, chunks, args.jobs) for d in part]
+    groups = [found[i : i + 20] for i in range(0, len(found), 20)]
+    covered = [
+        c for part in ordered_map(partial(covered_many, setup), groups, args.jobs) for c in part
+    ]
+    uncovered = len(found) - sum(covered)
+    found = [d for d, c in zip(found, covered, strict=True) if c]
     groups = [found[i : i + 4] for i in range(0, len(found), 4)]
     if args.exact:
         exact = ordered_map(partial(chances_many, setup), groups, args.jobs)
         got = [c for part in exact for c in part]
-        return _report_exact(args, found, got)
+        return _report_exact(args, found, got, uncovered)
     wins = [w for part in ordered_map(partial(weigh_many, setup), groups, args.jobs) for w in part]
     gains = [(wb - wa) / args.rollouts for wa, wb in wins]
     mean = statistics.fmean(gains) if gains else 0.0
     spread = statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else 0.0
     summary = {
-        **_head(args),
+        **_head(args, uncovered),
         "rollouts": args.rollouts,
         "decisions": len(gains),
         "mean_gain": mean,
@@ -284,6 +308,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.level} {args.rules}, games {args.first}-{end - 1}: --a {args.a}, --b {summary['b']}"
     )
     print(f"decisions where they differ: {len(gains)} ({args.rollouts} layouts each)")
+    _print_uncovered(uncovered)
     print(f"chance to win with --b's cell instead: {mean:+.4f} (standard error {spread:.4f})")
     print(f"decisions favouring --a / --b: {summary['favour_a']} / {summary['favour_b']}")
     print(f"games gained over these decisions: {summary['games_gained']:+.1f}")
@@ -291,9 +316,11 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _head(args: argparse.Namespace) -> dict[str, Any]:
-    """Return the part of a summary that says what was compared."""
+def _head(args: argparse.Namespace, uncovered: int) -> dict[str, Any]:
+    """Return the part of a summary that says what was compared (and the decisions left out
+    as their ``--b`` cell was not covered)."""
     return {
+        "not_covered": uncovered,
         "level": args.level,
         "rules": args.rules,
         "games": args.games,
@@ -318,15 +345,24 @@ def _write_decisions(path: str, found: list[Decision], field: str, values: list[
             out.write(json.dumps(row) + "\n")
 
 
+def _print_uncovered(uncovered: int) -> None:
+    """Print how many decisions were left out as their ``--b`` cell was not covered."""
+    if uncovered:
+        print(f"left out: {uncovered} where --b's cell is not covered (opened or flagged) there")
+
+
 def _report_exact(
-    args: argparse.Namespace, found: list[Decision], got: list[tuple[float, float] | None]
+    args: argparse.Namespace,
+    found: list[Decision],
+    got: list[tuple[float, float] | None],
+    uncovered: int,
 ) -> int:
     """Print (or write as JSON) the summary of ``--exact``; returns the exit status."""
     weighed = [c for c in got if c is not None]
     gains = [cb - ca for ca, cb in weighed]
     end = args.first + args.games
     summary = {
-        **_head(args),
+        **_head(args, uncovered),
         "exact": args.exact,
         "decisions": len(found),
         "weighed": len(weighed),
@@ -349,6 +385,7 @@ def _report_exact(
         f"decisions where they differ: {len(found)}; weighed exactly (at most {args.exact} "
         f"arrangements): {len(weighed)}"
     )
+    _print_uncovered(uncovered)
     print(
         f"--a's cell better / --b's better / equal: {summary['favour_a']} / "
         f"{summary['favour_b']} / {summary['equal']}"

@@ -85,11 +85,13 @@ def test_weigh_given_cells(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     own = first.cells[0]
     other = next(c for c in ((0, 8), (8, 8), (8, 0)) if c != own)
     cells = tmp_path / "cells.jsonl"
-    lines = [{"index": index, "guess": 0, "b": list(c)} for c in (own, other)]
+    # (0, 0), the first click, is open at every guess: that line is left out, counted apart.
+    lines = [{"index": index, "guess": 0, "b": list(c)} for c in (own, other, (0, 0))]
     cells.write_text("".join(json.dumps(line) + "\n" for line in lines))
     argv = [*BEGINNER, "--games", "50", "--rollouts", "8", "--weigh", str(cells)]
     summary, weighed = run(capsys, argv, tmp_path / "weighed.jsonl")
     assert summary["decisions"] == 2
+    assert summary["not_covered"] == 1
     assert weighed[0]["a"] == weighed[0]["b"] == list(own)
     assert weighed[0]["wins"][0] == weighed[0]["wins"][1]
     assert weighed[1]["b"] == list(other)
