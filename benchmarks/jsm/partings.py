@@ -49,11 +49,14 @@ def their_reason(guess: list[Any]) -> str:
     return next((name for words, name in THEIR_REASONS if words in guess[3]), "other")
 
 
-def parting(task: tuple[str, str, int, int, list[list[Any]]]) -> tuple[str, str, int]:
-    """Return (our reason, JSMinesweeper's, the guess's number from 0) at the first guess where
-    the two part in one game: ``(level, rules, seed, index, their guesses)``. "the same
-    guesses" when none differ, "theirs ended" or "ours ended" when one player's game ended
-    first (the number is then -1).
+def parting(
+    task: tuple[str, str, int, int, list[list[Any]]],
+) -> tuple[str, str, int, list[int] | None]:
+    """Return (our reason, JSMinesweeper's, the number from 0 of our guess, JSMinesweeper's
+    cell) at the first guess where the two part in one game: ``(level, rules, seed, index,
+    their guesses)``. "the same guesses" when none differ, "theirs ended" or "ours ended" when
+    one player's game ended first (the number is then -1, the cell None). A guess of theirs at
+    a cell ours had already opened as forced is passed over: ours needed no guess there.
 
     Our game is played by :func:`mineproof.play.play_game` itself and replayed from its record
     to the parting, where :func:`mineproof.play.best_guess` says why ("over budget" where the
@@ -65,23 +68,29 @@ def parting(task: tuple[str, str, int, int, list[list[Any]]]) -> tuple[str, str,
     play_game(board, mines, game_rng(seed, index), rules, "best", record=record)  # type: ignore[arg-type]
     _, layout = deal(board, mines, game_rng(seed, index), rules)  # type: ignore[arg-type]
     game = Game(layout)
-    k = 0
+    k = 0  # our guesses so far
+    j = 0  # theirs
     for move in record["moves"]:
         if move["reason"]["kind"] == "guess":
-            if k >= len(theirs):
-                return "theirs ended", "", -1
-            if move["cell"] != list(theirs[k][:2]):
+            # A guess of theirs at a cell ours had already opened, proven safe, is no parting:
+            # ours saw what they guessed (their guesses then run ahead of ours by one).
+            while j < len(theirs) and game.opened_mask >> board.index(*theirs[j][:2]) & 1:
+                j += 1
+            if j >= len(theirs):
+                return "theirs ended", "", -1, None
+            if move["cell"] != list(theirs[j][:2]):
                 try:
                     reason = str(best_guess(analyze(game.position(), trust_flags=True)).reason)
                 except CountTooLarge:
                     reason = "over budget"
-                return reason, their_reason(theirs[k]), k
+                return reason, their_reason(theirs[j]), k, list(theirs[j][:2])
             k += 1
+            j += 1
         if move["action"] == "flag":
             game.flag(*move["cell"])
         else:
             game.reveal(*move["cell"])
-    return ("the same guesses", "", -1) if k == len(theirs) else ("ours ended", "", -1)
+    return ("the same guesses", "", -1, None) if j == len(theirs) else ("ours ended", "", -1, None)
 
 
 def main() -> None:
@@ -108,13 +117,13 @@ def main() -> None:
     with ProcessPoolExecutor(args.jobs) as pool:
         reasons = list(pool.map(parting, tasks, chunksize=16))
     won: Counter[tuple[str, str, bool]] = Counter()
-    for i, (mine, their, _) in zip(split, reasons, strict=True):
+    for i, (mine, their, _, _) in zip(split, reasons, strict=True):
         won[(mine, their, ours[i])] += 1
     if args.decisions:
         with open(args.decisions, "w", encoding="utf-8") as out:
-            for i, (mine, their, k) in zip(split, reasons, strict=True):
-                if k >= 0:
-                    row = {"index": i, "guess": k, "b": theirs[i]["guesses"][k][:2]}
+            for i, (mine, their, k, cell) in zip(split, reasons, strict=True):
+                if cell is not None:
+                    row = {"index": i, "guess": k, "b": cell}
                     row |= {"ours": mine, "theirs": their, "won_by_ours": ours[i]}
                     out.write(json.dumps(row) + "\n")
     print(f"{len(split)} games won by only one player; at the first parting:")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from pathlib import Path
@@ -11,7 +12,8 @@ from typing import Any
 import pytest
 
 from mineproof.board import Board
-from mineproof.play import Strategy, play_game
+from mineproof.game import Game
+from mineproof.play import Strategy, deal, play_game
 from mineproof.play.config import DEFAULT, GuessConfig
 
 from .scripts import load_script
@@ -188,13 +190,22 @@ def test_partings_finds_the_first_guess_where_the_players_part() -> None:
         if guesses:
             break
     assert guesses
+    # The cells still covered at our first guess (the record's moves up to it).
+    game = Game(deal(board, 10, game_rng(1, index), "modern")[1])
+    for m in itertools.takewhile(lambda m: m["reason"]["kind"] != "guess", record["moves"]):
+        (game.flag if m["action"] == "flag" else game.reveal)(*m["cell"])
+    covered = [
+        [x, y] for y in range(9) for x in range(9) if not game.opened_mask >> (9 * y + x) & 1
+    ]
     same = module.parting(("beginner", "modern", 1, index, guesses))
-    assert same == ("the same guesses", "", -1)
+    assert same == ("the same guesses", "", -1, None)
     assert module.parting(("beginner", "modern", 1, index, []))[0] == "theirs ended"
-    other = next(c for c in ([0, 0], [8, 8]) if c != guesses[0][:2])
+    other = next(
+        c for c in covered if c != guesses[0][:2] and not game.flag_mask >> (9 * c[1] + c[0]) & 1
+    )
     said = [*other, 0.5, "The solver recommends clearing tile (0,0)."]
-    reason, theirs, k = module.parting(("beginner", "modern", 1, index, [said]))
-    assert k == 0  # they part at the first guess
+    reason, theirs, k, cell = module.parting(("beginner", "modern", 1, index, [said]))
+    assert k == 0 and cell == other  # they part at the first guess
     assert reason in {
         "fifty-fifty",
         "endgame",
@@ -204,6 +215,9 @@ def test_partings_finds_the_first_guess_where_the_players_part() -> None:
         "lookahead",
     }
     assert theirs == "weighing"
+    # A guess of theirs at a cell ours had opened as forced (here the start cell, open from
+    # the first click) is no parting: passed over, their next guesses are ours.
+    assert module.parting(("beginner", "modern", 1, index, [[3, 3, 0.1], *guesses])) == same
     assert module.their_reason([1, 2, 0.5]) == "?"
     assert module.their_reason([1, 2, 0.5, "(1,2) is an unavoidable 50/50 guess, or safe."]) == (
         "50/50 or safe"
