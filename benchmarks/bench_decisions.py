@@ -121,11 +121,16 @@ class Setup:
                 out.append(replace(found, cells=(found.cells[0], theirs)))
         return out
 
-    def decision_at(self, index: int, guess: int, theirs: tuple[int, int]) -> Decision:
+    def decision_at(self, index: int, guess: int, theirs: tuple[int, int]) -> Decision | None:
         """Return the ``guess``-th guess (from 0) of ``--a`` in game ``index`` against the cell
-        ``theirs``. Raises ``LookupError`` when the game has fewer guesses."""
-        for k, (found, _) in enumerate(self.guesses(index)):
+        ``theirs``, or None when ``theirs`` is not covered there (opened or flagged: opening it
+        would weigh ``--a``'s cell against itself). Raises ``LookupError`` when the game has
+        fewer guesses."""
+        for k, (found, game) in enumerate(self.guesses(index)):
             if k == guess:
+                x, y = theirs
+                if (game.opened_mask | game.flag_mask) >> (y * self.width + x) & 1:
+                    return None
                 return replace(found, cells=(found.cells[0], theirs))
         raise LookupError(f"game {index} has no guess {guess}")
 
@@ -147,19 +152,11 @@ class Setup:
                     wins[side] += game.state == "won"
         return wins[0], wins[1]
 
-    def covered(self, decision: Decision) -> bool:
-        """Return whether both of the decision's cells are covered (and not flagged) where it
-        is taken."""
-        board = Board(self.width, self.height)
-        position = _replay(board, decision.mines, decision.moves).position()
-        unknown = constraints_of(position, trust_flags=True).unknown
-        return all(unknown >> board.index(x, y) & 1 for x, y in decision.cells)
-
     def chances(self, decision: Decision) -> tuple[float, float] | None:
         """Return each of the decision's two cells' exact chance to win when it is opened and
         best play follows, or None when the position has more than ``exact`` arrangements (or
         too many to list) or a search runs past :data:`EXACT_BUDGET`. Both cells must be
-        covered there (see :meth:`covered`)."""
+        covered there (see :meth:`decision_at`)."""
         board = Board(self.width, self.height)
         position = _replay(board, decision.mines, decision.moves).position()
         cons = constraints_of(position, trust_flags=True)
@@ -177,8 +174,9 @@ class Setup:
         return out[0], out[1]
 
     def decisions_at(self, asked: list[tuple[int, int, tuple[int, int]]]) -> list[Decision]:
-        """Return :meth:`decision_at` of each (game, guess, cell) of ``asked``."""
-        return [self.decision_at(*line) for line in asked]
+        """Return :meth:`decision_at` of each (game, guess, cell) of ``asked`` whose cell is
+        covered there."""
+        return [d for line in asked if (d := self.decision_at(*line)) is not None]
 
     def decisions_many(self, indices: range) -> list[Decision]:
         """Return :meth:`decisions` of every game of ``indices``."""
@@ -204,11 +202,6 @@ def _apply(game: Game, action: str, cell: tuple[int, int]) -> None:
 def weigh_many(setup: Setup, decisions: list[Decision]) -> list[tuple[int, int]]:
     """Return :meth:`Setup.weigh` of each decision (a chunk, for less process overhead)."""
     return [setup.weigh(d) for d in decisions]
-
-
-def covered_many(setup: Setup, decisions: list[Decision]) -> list[bool]:
-    """Return :meth:`Setup.covered` of each decision (a chunk)."""
-    return [setup.covered(d) for d in decisions]
 
 
 def chances_many(setup: Setup, decisions: list[Decision]) -> list[tuple[float, float] | None]:
@@ -273,12 +266,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         chunks = [range(i, min(i + 20, end)) for i in range(args.first, end, 20)]
         found = [d for part in ordered_map(setup.decisions_many, chunks, args.jobs) for d in part]
-    groups = [found[i : i + 20] for i in range(0, len(found), 20)]
-    covered = [
-        c for part in ordered_map(partial(covered_many, setup), groups, args.jobs) for c in part
-    ]
-    uncovered = len(found) - sum(covered)
-    found = [d for d, c in zip(found, covered, strict=True) if c]
+    uncovered = len(asked) - len(found) if args.weigh else 0  # --b's own cells are covered
     groups = [found[i : i + 4] for i in range(0, len(found), 4)]
     if args.exact:
         exact = ordered_map(partial(chances_many, setup), groups, args.jobs)
