@@ -5,7 +5,7 @@
 
 import { BoardView, COVERED, FLAG, codeLook } from "./board.js";
 import { t } from "./i18n.js";
-import { showMessage } from "./util.js";
+import { markPending, showMessage } from "./util.js";
 
 const TEMPLATE = `
   <div class="columns">
@@ -88,19 +88,23 @@ export const analysisView = {
     // the edit), and what is shown is marked as stale from now on, not once the request is sent.
     function schedule() {
       clearTimeout(s.pending);
-      s.ticket++;
-      s.busy = true;
-      markBusy();
+      awaitAnswer();
       s.pending = setTimeout(() => analyse(), 150);
+    }
+
+    // From now on a new answer is awaited: one awaited before is dropped when it comes (its
+    // ticket is no longer the latest), and the result shown is marked as stale (data-state
+    // "pending"), so neither a person nor a test takes the previous position's analysis for
+    // the new one. Returns the new answer's ticket.
+    function awaitAnswer() {
+      s.busy = true;
+      markPending(q("analysis-result"), true);
+      return ++s.ticket;
     }
 
     async function analyse(text = null) {
       clearTimeout(s.pending);
-      const ticket = ++s.ticket;
-      // Until the answer comes, the result shown is marked as stale (data-state "pending"),
-      // so neither a person nor a test takes the previous position's analysis for this one.
-      s.busy = true;
-      markBusy();
+      const ticket = awaitAnswer();
       const body = { text: text ?? positionText(), lang: app.lang(), trust_flags: q("trust-flags").checked };
       if (text !== null && text.trim().startsWith("[")) body.mines = Number(q("edit-mines").value) || 0;
       try {
@@ -161,13 +165,7 @@ export const analysisView = {
       } else {
         delete box.dataset.state;
       }
-      markBusy();
-    }
-
-    function markBusy() {
-      const box = q("analysis-result");
-      if (s.busy) box.dataset.state = "pending";
-      box.setAttribute("aria-busy", String(s.busy));
+      markPending(box, s.busy);
     }
 
     q("load-paste").addEventListener("click", () => analyse(q("paste").value));

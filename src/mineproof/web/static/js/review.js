@@ -10,7 +10,7 @@
 
 import { BoardView, COVERED, FLAG, cellName, codeLook, look } from "./board.js";
 import { t } from "./i18n.js";
-import { el, saved, showMessage } from "./util.js";
+import { el, markPending, saved, showMessage } from "./util.js";
 
 const TEMPLATE = `
   <div class="toolbar">
@@ -61,7 +61,7 @@ export const reviewView = {
       if (!s.source) return;
       const ticket = ++s.ticket;
       s.busy = true;
-      markBusy();
+      markPending(q("review-summary"), true);
       try {
         const review = s.source.game
           ? await app.api("GET", `/api/games/${encodeURIComponent(s.source.game)}/review?lang=${app.lang()}`)
@@ -202,7 +202,7 @@ export const reviewView = {
       else if (s.message) showMessage(summary, { text: t(s.message.key, s.message.vars), kind: "error" });
       else if (review) showMessage(summary, { label: t("review"), text: review.summary.text });
       else showMessage(summary);
-      markBusy();
+      markPending(summary, s.busy);
       if (empty) {
         showMessage(q("review-click"));
         return;
@@ -224,13 +224,6 @@ export const reviewView = {
       const root = board.root;
       root.dataset.step = s.step;
       root.dataset.clicks = total;
-    }
-
-    function markBusy() {
-      const box = q("review-summary");
-      if (s.busy) box.dataset.state = "pending";
-      else delete box.dataset.state;
-      box.setAttribute("aria-busy", String(s.busy));
     }
 
     // The words of an error: a replay file's own, else the page's for the API's errors.

@@ -21,6 +21,15 @@ export const saved = {
   set: (k, v) => { try { localStorage.setItem("mineproof." + k, v); } catch { /* private mode */ } },
 };
 
+// Mark `box` as showing what is not yet the answer awaited (`busy`): data-state "pending"
+// (dimmed by the style sheet) and aria-busy. When nothing is awaited, a "pending" state is
+// dropped and any other (the view's own) kept.
+export function markPending(box, busy) {
+  if (busy) box.dataset.state = "pending";
+  else if (box.dataset.state === "pending") delete box.dataset.state;
+  box.setAttribute("aria-busy", String(busy));
+}
+
 // Show a message in `box`: a bold label, then the text; `kind` styles it ("error", "tutor").
 // An empty message hides the box.
 export function showMessage(box, { label = "", text = "", kind = "" } = {}) {
