@@ -106,6 +106,20 @@ def test_flags_untrusted_and_trusted(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "no arrangement of mines fits the number 0 at B1" in err
 
 
+def test_a_conflict_with_the_mine_total_is_named_in_good_english(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    cases = {
+        "4x3x1\nHHHH\n1221\n0000\n": "the number 2 at C2 with 1 mine in total",
+        "6x2x1\nHHHHHH\n110011\n": "the numbers 1 at B2, 1 at F2 with 1 mine in total",
+        "4x2x3\nHHHH\n1111\n": "the number 1 at C2 with 3 mines in total",
+    }
+    for k, (text, named) in enumerate(cases.items()):
+        status, out, err = run(capsys, "analyze", write(tmp_path, f"{k}.txt", text))
+        assert status == 1 and out == ""
+        assert err.endswith(f"no arrangement of mines fits {named}\n"), err
+
+
 def test_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "solve", str(LAYOUT), "--start", "15,8", "--json")
     assert status == 0

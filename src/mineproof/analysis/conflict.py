@@ -76,12 +76,13 @@ def _error(position: Position, cells: list[int], uses_total: bool) -> Inconsiste
     named = ", ".join(f"{position.cells[i]} at {board.name(i)}" for i in cells)
     xy = tuple(board.xy(i) for i in cells)
     total = position.mines
+    numbers = "the number" if len(cells) == 1 else "the numbers"
     if uses_total and not cells:
         msg = f"no arrangement of mines fits: the mine total {total} cannot be placed"
     elif uses_total:
-        msg = f"no arrangement of mines fits the numbers {named} with {total} mines in total"
-    elif len(cells) == 1:
-        msg = f"no arrangement of mines fits the number {named}"
+        mines = "1 mine" if total == 1 else f"{total} mines"
+        msg = f"no arrangement of mines fits {numbers} {named} with {mines} in total"
     else:
-        msg = f"no arrangement of mines fits the numbers {named} together"
+        together = "" if len(cells) == 1 else " together"
+        msg = f"no arrangement of mines fits {numbers} {named}{together}"
     return InconsistentPositionError(msg, clues=xy, uses_mine_total=uses_total)
