@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from itertools import combinations
 
+import pytest
+
 from mineproof.analysis import analyze
 from mineproof.board import iter_bits
 from mineproof.explain import hint
-from mineproof.play.player import BestGuess, best_guess, isolated_fifty_fifty
+from mineproof.play.player import best_guess, isolated_fifty_fifty
 from mineproof.position import Position
 
 from .conftest import StuckPositions
+from .oracle import optimal
 
 
 def _arrangements(position: Position) -> list[int]:
@@ -45,7 +48,9 @@ def test_best_takes_the_isolated_pair_before_the_rest() -> None:
     assert not analysis.safe_mask
     cell = isolated_fifty_fifty(analysis)
     assert cell is not None and position.board.xy(cell) == (0, 0)
-    assert best_guess(analysis) == BestGuess(cell, "fifty-fifty")
+    guess = best_guess(analysis)
+    assert (guess.cell, guess.reason) == (cell, "fifty-fifty")
+    assert guess.win == pytest.approx(optimal(position)[cell])  # few arrangements: weighed exactly
     # The safest player would open a 14 % cell on the right instead.
     assert analysis.mine_counts[cell] * 2 == analysis.arrangements
 
@@ -55,8 +60,10 @@ def test_the_hint_names_the_isolated_pair_as_the_best_guess() -> None:
     position = Position.parse("6x3x5\nHHFHHH\n13FHHH\n012HHH")
     found = hint(position)
     assert found.best is not None and found.best.reason == "fifty-fifty"
-    assert found.best.cell == (0, 0) and found.best.win is None
-    layouts = _arrangements(Position.parse("6x3x5\nHHHHHH\n13HHHH\n012HHH"))
+    assert found.best.cell == (0, 0)
+    unflagged = Position.parse("6x3x5\nHHHHHH\n13HHHH\n012HHH")
+    assert found.best.win == pytest.approx(optimal(unflagged)[0])
+    layouts = _arrangements(unflagged)
     assert found.best.probability == sum(m & 1 for m in layouts) / len(layouts) == 0.5
     # Next to it, the safest cells: lower odds, but a guess there may still leave the pair.
     assert found.probability is not None and found.probability < 0.5

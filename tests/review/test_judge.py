@@ -435,3 +435,22 @@ def test_a_click_as_good_as_the_exact_searchs_pick_is_the_best_guess() -> None:
     for cell in ((3, 0), (4, 2), (3, 3)):
         j = judge_open(position, cell, layout)
         assert j.best is not None and j.best.cell == pick and not j.is_best
+
+
+def test_of_an_uneven_chain_only_the_cells_that_win_most_often_are_the_best_guess() -> None:
+    # Column C again, but C1 and C4 show other numbers than C2 and C5 where safe: with best
+    # play after it, opening C1 or C4 wins 7 games in 20, C2 or C5 only 6 (brute force in
+    # tests/play/test_fifty.py); few arrangements remain, so the exact search tells them apart.
+    position = Position.parse("6x5x8\n2HH100\nHHH100\nHH2100\nHHH210\nHHHH10")
+    mines = [(1, 0), (0, 1), (2, 1), (1, 2), (0, 3), (0, 4), (2, 4), (3, 4)]
+    layout = Layout.from_cells(Board(6, 5), mines)
+    assert all(
+        sum((x + dx, y + dy) in mines for dx in (-1, 0, 1) for dy in (-1, 0, 1)) == n
+        for (x, y), n in ((c, position.at(*c)) for c in _opened(position))
+    ), "the layout must fit the numbers"
+    for cell, best in (((2, 0), True), ((2, 3), True), ((2, 1), False), ((2, 4), False)):
+        j = judge_open(position, cell, layout)
+        assert j.best is not None and j.best.reason == "fifty-fifty"
+        assert j.best.win == pytest.approx(7 / 20)
+        assert j.is_best == best
+        assert position.board.xy(j.best.cell) == (cell if best else (2, 0))

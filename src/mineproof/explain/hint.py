@@ -102,7 +102,8 @@ class Hint:
         ``proof``, see :meth:`~mineproof.logic.Deduction.to_json`) and ``text``, then ``steps``:
         every step with the same fields, in order; for a guess, ``level`` 0 with ``safest`` and
         ``probability``, and ``best``: the ``best`` strategy's guess (``cell``, its mine
-        ``probability``, ``reason``, ``win`` for the end game, ``text``), or ``null``; for steps
+        ``probability``, ``reason``, ``win`` where an exact search weighed it, ``text``), or
+        ``null``; for steps
         followed by a guess, ``safest``, ``probability``, ``best`` and ``guess_text`` too."""
         steps = [
             {**d.to_json(), "text": text} for d, text in zip(self.steps, self.texts, strict=True)

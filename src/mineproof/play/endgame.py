@@ -321,11 +321,13 @@ class EndgameSearch:
             parts = [p for part in parts for shown in self._shows[j] if (p := part & shown)]
         return self._parts(parts, best, ranked)
 
-    def best_cell(self, states: tuple[int, ...]) -> tuple[int, float] | None:
-        """Return the cell that wins most often from ``states`` and its chance to win.
+    def best_cell(self, states: tuple[int, ...], among: int = -1) -> tuple[int, float] | None:
+        """Return the cell of the mask ``among`` (every cell searched by default) that wins
+        most often from ``states`` when opened first, and its chance to win.
 
         ``states`` are the arrangements, equally likely, as masks of mines. Among equals, the
-        safest and then the lowest-index cell; None when the budget runs out.
+        safest and then the lowest-index cell; None when the budget runs out or no cell of
+        ``among`` may be opened (a mine in every arrangement, or not searched).
         """
         n = len(states)
         every, living = self._start(states)
@@ -338,7 +340,10 @@ class EndgameSearch:
             for j, mines in enumerate(self._mines)
             if 0 < mines < every and len(self._shows[j]) == 1
         ]
-        moves = sorted(living + dead, key=lambda t: (-t[0], self.cells[t[1]]))
+        moves = sorted(
+            (move for move in living + dead if among >> self.cells[move[1]] & 1),
+            key=lambda t: (-t[0], self.cells[t[1]]),
+        )
         try:
             for safe, j in moves:
                 if best is not None and safe <= best[1]:

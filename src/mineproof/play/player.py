@@ -272,15 +272,17 @@ def _safest(analysis: Analysis) -> int:
     return _choices(analysis)[0][1]
 
 
-def _endgame(analysis: Analysis, config: GuessConfig = DEFAULT) -> tuple[int, float] | None:
-    """Return the guess that wins most often and its chance to win, by exact search, when few
-    arrangements remain.
+def _endgame(
+    analysis: Analysis, config: GuessConfig = DEFAULT, among: int = -1
+) -> tuple[int, float] | None:
+    """Return the guess of the mask ``among`` (any cell by default) that wins most often and
+    its chance to win, by exact search, when few arrangements remain.
 
     Only when at most ``config.endgame_arrangements`` arrangements are left and the search fits
     its budget of work (see :mod:`mineproof.play.endgame`); otherwise None.
     """
     found = _whole_board(analysis, config)
-    return None if found is None else found[0].best_cell(found[1])
+    return None if found is None else found[0].best_cell(found[1], among)
 
 
 def _whole_board(
@@ -315,9 +317,10 @@ the move after it)."""
 
 @dataclass(frozen=True, slots=True)
 class BestGuess:
-    """The guess the ``best`` strategy makes: the cell, why, and for the end game the chance to
-    win the game from here with the best play, for a closed region the chance to clear the
-    region (``None`` otherwise)."""
+    """The guess the ``best`` strategy makes: the cell, why, and for the end game (and an
+    unavoidable 50/50 where the end game's search was affordable) the chance to win the game
+    from here with the best play, for a closed region the chance to clear the region (``None``
+    otherwise)."""
 
     cell: int
     reason: GuessReason
@@ -330,7 +333,8 @@ def best_guess(
     """Return the guess with the best chance to survive it and the move after it.
 
     An unavoidable 50/50 first (see :func:`~mineproof.play.fifty.unavoidable_fifty_fifties`:
-    of the first chain, the cell the look one move ahead ranks best; with
+    of the first chain, the cell that wins most often by the end game's exact search when few
+    arrangements remain, otherwise the cell the look one move ahead ranks best; with
     ``config.chains`` off, an isolated pair only, see :func:`isolated_fifty_fifty`). When few
     cells remain, the cell
     that wins most often, found by exact search; then the cell that best clears a closed
@@ -353,6 +357,11 @@ def _best_guess(analysis: Analysis, config: GuessConfig) -> BestGuess:
     if config.chains:
         chains = unavoidable_fifty_fifties(analysis)
         if chains:
+            # Where the end game's search is affordable, the chain's cell that wins most often
+            # (in a chain, the numbers its cells may show differ); otherwise the look ahead's.
+            exact = _endgame(analysis, config, chains[0])
+            if exact is not None:
+                return BestGuess(exact[0], "fifty-fifty", exact[1])
             look = Lookahead(analysis, config)
             scores = [look.score(cell) for cell in iter_bits(chains[0])]
             return BestGuess(max(scores, key=Score.key).cell, "fifty-fifty")
@@ -492,13 +501,14 @@ def opening_chance(
     analysis: Analysis, best: BestGuess, cell: int, config: GuessConfig = DEFAULT
 ) -> float | None:
     """Return the chance ``best.win`` measures, with ``cell`` opened first instead of
-    ``best.cell``: the chance to win the game (reason ``endgame``), or to clear the closed
-    region of ``best.cell`` (reason ``region``, when ``cell`` is in it), so that a cell as
-    good as the best one can be told from a worse one. None for other reasons, for a cell
-    that search does not weigh (outside the region), or past the search's budget.
+    ``best.cell``: the chance to win the game (reason ``endgame``, or ``fifty-fifty`` weighed
+    by the end game's search), or to clear the closed region of ``best.cell`` (reason
+    ``region``, when ``cell`` is in it), so that a cell as good as the best one can be told
+    from a worse one. None for other reasons, for a cell that search does not weigh (outside
+    the region), or past the search's budget.
     """
     searches: Iterable[tuple[EndgameSearch, tuple[int, ...]]]
-    if best.reason == "endgame":
+    if best.reason == "endgame" or (best.reason == "fifty-fifty" and best.win is not None):
         found = _whole_board(analysis, config)
         searches = [] if found is None else [found]
     elif best.reason == "region":

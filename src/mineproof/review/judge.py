@@ -260,8 +260,9 @@ def judge(
         trusted, best = weighed
         if opens.bit_count() == 1 and opens != 1 << best.cell:
             clicked = opens.bit_length() - 1
-            if best.reason == "fifty-fifty":
-                # Any cell of an unavoidable 50/50 is the best guess: name the one clicked.
+            if best.win is None and best.reason == "fifty-fifty":
+                # Any cell of an unavoidable 50/50 is as good a guess (as far as the look ahead
+                # can tell): name the one clicked.
                 if any(
                     c >> clicked & c >> best.cell & 1 for c in unavoidable_fifty_fifties(trusted)
                 ):
