@@ -74,6 +74,18 @@ def test_analyze_text_marks_forced_cells(capsys: pytest.CaptureFixture[str]) -> 
     assert "safe in every arrangement (11): H12 H13" in out
 
 
+def test_analyze_never_offers_a_certain_mine_as_a_safest_cell(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # D1 holds a mine in both arrangements (the 1 at B1 takes one of A1 and C1).
+    _, out, _ = run(capsys, "analyze", write(tmp_path, "p.txt", "4x1x2\nH1HH\n"))
+    assert "mine in every arrangement (1): D1" in out
+    assert out.splitlines()[-1] == "nothing is forced safe; safest cells: A1 (50%), C1 (50%)"
+    # Every covered cell a mine: nothing to guess, so no safest cells at all.
+    _, out, _ = run(capsys, "analyze", write(tmp_path, "q.txt", "2x1x1\nH1\n"))
+    assert "safest" not in out
+
+
 def test_analyze_reads_stdin_and_mstoollib_grid(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

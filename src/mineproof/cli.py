@@ -981,7 +981,8 @@ def _analysis_text(analysis: Analysis) -> str:
         ranked = sorted(
             (n, i)
             for i, n in enumerate(analysis.mine_counts)
-            if n >= 0 and not (analysis.trust_flags and position.flag_mask >> i & 1)
+            if 0 <= n < analysis.arrangements  # a certain mine is no guess
+            and not (analysis.trust_flags and position.flag_mask >> i & 1)
         )
         best = ranked[:5]
         if best:
