@@ -490,6 +490,28 @@ def test_probabilities_show_on_every_covered_cell(page: Page, tmp_path: Path) ->
     assert all(_contrast(bg, ink) >= 4.5 for bg, ink in ordered)
 
 
+def test_the_probabilities_box_holds_from_game_to_game_and_counts_as_help(page: Page) -> None:
+    """Left ticked, the Probabilities box shows the figures on a new game from its first click
+    (before it there is no board to compute them for), and that game counts as played with help,
+    as one where the box is ticked during play; unticked before the first click, it has
+    neither."""
+    _start(page, "beginner", 4, 4)
+    page.check("#show-probabilities")
+    page.wait_for_selector("#board .cell .p")
+    for ticked in (True, False):
+        page.set_checked("#show-probabilities", ticked)
+        _new_game(page, "beginner")
+        assert page.locator("#board .cell .p").count() == 0
+        page.click(_cell(page, "board", 4, 4))
+        _wait_move(page, 0)  # the board and its figures are drawn at once
+        assert page.get_attribute("#board", "data-game-state") == "playing"
+        covered = page.locator("#board .cell[data-state=covered]").count()
+        assert page.locator("#board .cell[data-state=covered] .p").count() == (
+            covered if ticked else 0
+        )
+        assert _view(page)["assists"] == (1 if ticked else 0)
+
+
 def test_the_analysis_board_loads_edits_and_explains(page: Page, tmp_path: Path) -> None:
     page.click("#tab-analysis")
     # The tab opens on an empty 8x8 board, analysed: that answer shown, a pasted position's
