@@ -1693,9 +1693,31 @@ def _odds_changing_seed() -> tuple[str, tuple[int, int]]:
     pytest.fail("no seed gives a beginner board whose next safe cell changes the odds")
 
 
+def _percents_after(seed: str, x: int, y: int) -> dict[str, str]:
+    """Return the percentage the page shows on each covered cell ("x,y") of the random beginner
+    board of ``seed`` opened at E5, then at ``(x, y)``."""
+    game = Game(Layout(Board(9, 9), first_layout(9, 9, 10, False, seed, 4, 4)[0]))
+    game.reveal(4, 4)
+    game.reveal(x, y)
+    return {f"{cx},{cy}": text for (cx, cy), text in _percents(game.position()).items()}
+
+
 SHOWN_PERCENTS = """() => Object.fromEntries(
   [...document.querySelectorAll('#board .cell[data-state=covered]')].map(
     (c) => [c.dataset.x + ',' + c.dataset.y, c.textContent]))"""
+
+
+def _wait_percents(page: Page, expected: dict[str, str]) -> None:
+    """Wait until the covered cells show these percentages (see ``_percents_after``)."""
+    page.wait_for_function(
+        f"""(expected) => {{
+          const shown = ({SHOWN_PERCENTS})();
+          const cells = Object.keys(expected);
+          return cells.length === Object.keys(shown).length
+            && cells.every((c) => shown[c] === expected[c]);
+        }}""",
+        arg=expected,
+    )
 
 
 def test_probabilities_asked_before_a_move_are_not_shown_on_the_board_after_it(
@@ -1716,11 +1738,7 @@ def test_probabilities_asked_before_a_move_are_not_shown_on_the_board_after_it(
     _wait_move(page, 1)
     _release(page)
     page.wait_for_selector("#board .cell .p")
-    game = Game(Layout(Board(9, 9), first_layout(9, 9, 10, False, seed, 4, 4)[0]))
-    game.reveal(4, 4)
-    game.reveal(x, y)
-    expected = {f"{cx},{cy}": text for (cx, cy), text in _percents(game.position()).items()}
-    assert page.evaluate(SHOWN_PERCENTS) == expected
+    assert page.evaluate(SHOWN_PERCENTS) == _percents_after(seed, x, y)
     # Shown, they are asked again with each move: unticked before that answer comes, the box
     # is obeyed.
     _hold(page, "/probabilities")
@@ -1730,6 +1748,31 @@ def test_probabilities_asked_before_a_move_are_not_shown_on_the_board_after_it(
     _release(page)
     _wait_move(page, 2)
     assert page.locator("#board .cell .p").count() == 0
+
+
+def test_probabilities_are_those_of_a_game_played_on_elsewhere_or_returned_to(
+    open_page: Opened, page: Page, seeds: Seeds
+) -> None:
+    """With the box ticked the figures are those of the position shown: a game played on in
+    another tab shows, once this tab is back to the front, the figures of its position now (not
+    of the board before), and so does a game in progress that Back returns to."""
+    seed, (x, y) = _odds_changing_seed()
+    seeds.queued.append(seed)
+    _new_game(page, "beginner", guess_free=False)
+    page.click(_cell(page, "board", 4, 4))
+    _wait_move(page, 0)
+    page.check("#show-probabilities")
+    page.wait_for_selector("#board .cell .p")
+    game = page.get_attribute("#board", "data-game")
+    other = open_page(path=f"?game={game}")
+    other.click(_cell(other, "board", x, y))  # safe, and it changes the odds of a covered cell
+    _wait_move(other, 1)
+    page.evaluate("window.dispatchEvent(new Event('focus'))")
+    _wait_percents(page, _percents_after(seed, x, y))
+    _new_game(page, "beginner")
+    page.go_back()
+    page.wait_for_function(f"document.querySelector('#board').dataset.game === '{game}'")
+    _wait_percents(page, _percents_after(seed, x, y))
 
 
 def _analysis_words(text: str, lang: str) -> str:

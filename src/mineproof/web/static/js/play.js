@@ -190,6 +190,7 @@ export const playView = {
       setGame(view);
       address(view, false);
       render();
+      await updateProbabilities();
     }
 
     // Open the game of the address, else the last one played, else a new one.
@@ -224,6 +225,9 @@ export const playView = {
         if (view.moves !== s.game.moves || view.state !== s.game.state) {
           setGame(view);
           render();
+          // Not awaited: a move that finds the game over refreshes it from within the queue of
+          // moves, which the probabilities wait for.
+          updateProbabilities();
         }
       } catch (err) {
         console.error(err);
