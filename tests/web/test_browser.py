@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, Request, Route, sync_playwright
+from playwright.sync_api import Browser, FilePayload, Page, Request, Route, sync_playwright
 
 from mineproof.analysis import Analysis, analyze
 from mineproof.board import Board, Layout, iter_bits
@@ -1853,3 +1853,58 @@ def test_a_review_that_comes_late_does_not_replace_the_one_chosen_after_it(
     assert page.locator("#review-board .cell").count() == 88
     assert page.get_attribute("#review-summary", "aria-busy") == "false"
     assert page.get_attribute("#review-summary", "data-state") is None
+
+
+HOLD_READ = """() => {
+  // The next file the page reads (as a data: URL), from now on, is read whole, then its end
+  // kept from the page until window.release() hands it over: the page has taken it in before
+  // the test's next step (as HOLD does for an answer). The reads after it pass.
+  const read = FileReader.prototype.readAsDataURL;
+  let held = false;
+  delete window.release;
+  FileReader.prototype.readAsDataURL = function (file) {
+    if (held) return read.call(this, file);
+    held = true;
+    const reader = this;
+    const real = new FileReader();
+    real.onload = () => {
+      Object.defineProperty(reader, "result", { value: real.result });
+      window.release = () => reader.onload();
+    };
+    read.call(real, file);
+  };
+}"""
+
+
+def test_of_two_files_picked_quickly_the_last_is_reviewed(page: Page) -> None:
+    """A file is read before its review is asked: a file picked while the one before is still
+    being read is the one reviewed, whenever that reading ends."""
+    page.click("#tab-review")
+    page.evaluate(HOLD_READ)
+    page.set_input_files("#replay-file", str(REPLAYS / "custom-8x11-7.avf"))
+    _held(page)  # read, and kept from the page
+    page.set_input_files("#replay-file", str(REPLAYS / "beginner-15s.avf"))
+    page.wait_for_function(
+        "document.querySelector('#review-summary').innerText.includes('Game won')"
+        " && document.querySelector('#review-summary').getAttribute('aria-busy') === 'false'"
+    )
+    _release(page)
+    assert page.get_attribute("#review-summary", "aria-busy") == "false"
+    assert page.locator("#review-board .cell").count() == 64
+
+
+def test_a_file_larger_than_the_server_reads_is_refused_before_it_is_sent(page: Page) -> None:
+    """A replay file over the server's limit is refused in the page, in the page's words, and
+    the review shown before it goes."""
+    page.click("#tab-review")
+    page.set_input_files("#replay-file", str(REPLAYS / "beginner-15s.avf"))
+    page.wait_for_function(
+        "document.querySelector('#review-summary').innerText.includes('Game won')"
+    )
+    size = page.evaluate("fetch('/api/meta').then((r) => r.json())")["max_upload"]
+    big = FilePayload(name="big.avf", mimeType="application/octet-stream", buffer=bytes(size + 1))
+    page.set_input_files("#replay-file", files=[big])
+    refusal = page_strings("en")["error_upload_size"].format(size=size // 1000)
+    page.wait_for_function(f"document.querySelector('#review-summary').innerText === {refusal!r}")
+    assert page.get_attribute("#review-summary", "aria-busy") == "false"
+    assert not page.is_visible("#review-board")

@@ -8,6 +8,7 @@
 // step is drawn here from the clicks before it, without the rules of the game. Its state is
 // one object, `s`; render() draws the view from it.
 
+import { ApiError } from "./api.js";
 import { BoardView, COVERED, FLAG, cellName, codeLook, look } from "./board.js";
 import { t } from "./i18n.js";
 import { el, markPending, saved, showMessage } from "./util.js";
@@ -53,19 +54,20 @@ export const reviewView = {
 
     // --- loading ------------------------------------------------------------------------
 
-    // Ask for the review of `s.source`. An answer still awaited is for what was chosen before
-    // (another game or file, or the same in another language): dropped whenever it comes, so a
-    // slow one never replaces this one. Until this one comes, the review shown is marked as
-    // stale (data-state "pending", aria-busy).
-    async function load() {
-      if (!s.source) return;
+    // Show the review of `chosen`, a source or a promise of one (a file being read). The ticket
+    // is taken at the choice: a file still being read, or an answer still awaited, is of what
+    // was chosen before (another game or file, or the same in another language) and dropped
+    // whenever it comes, so a slow one never replaces this one. Until this one comes, the review
+    // shown is marked as stale (data-state "pending", aria-busy).
+    async function load(chosen) {
       const ticket = ++s.ticket;
       s.busy = true;
       markPending(q("review-summary"), true);
       try {
-        const review = s.source.game
-          ? await app.api("GET", `/api/games/${encodeURIComponent(s.source.game)}/review?lang=${app.lang()}`)
-          : await app.api("POST", "/api/review", { ...s.source.file, lang: app.lang() });
+        const source = await chosen;
+        if (ticket !== s.ticket) return;
+        s.source = source;
+        const review = await ask(source);
         if (ticket !== s.ticket) return;
         Object.assign(s, { review, message: null, busy: false });
         s.step = Math.min(s.step, review.clicks.length);
@@ -76,10 +78,17 @@ export const reviewView = {
       render();
     }
 
-    async function open(id) {
-      s.source = { game: id };
+    // Return the server's review of `source`, in the page's language.
+    function ask(source) {
+      if (source.game) {
+        return app.api("GET", `/api/games/${encodeURIComponent(source.game)}/review?lang=${app.lang()}`);
+      }
+      return app.api("POST", "/api/review", { ...source.file, lang: app.lang() });
+    }
+
+    function open(id) {
       s.step = 0;
-      await load();
+      return load({ game: id });
     }
 
     function readFile(file) {
@@ -91,20 +100,20 @@ export const reviewView = {
       });
     }
 
+    // Return the source of a replay file, once read; a file larger than the server reads is
+    // refused here, as the server would refuse it (413).
+    async function readReplay(file) {
+      if (file.size > app.meta.max_upload) {
+        throw new ApiError(413, { kind: "request", error: `the replay is over ${app.meta.max_upload} bytes` });
+      }
+      return { file: { name: file.name, data: await readFile(file) } };
+    }
+
     async function upload() {
       const file = q("replay-file").files[0];
       if (!file) return;
-      if (file.size > app.meta.max_upload) {
-        s.ticket++;  // a review still awaited is of what was chosen before this file
-        s.busy = false;
-        s.review = null;
-        s.message = { key: "error_upload_size", vars: { size: Math.floor(app.meta.max_upload / 1000) } };
-        render();
-        return;
-      }
-      s.source = { file: { name: file.name, data: await readFile(file) } };
       s.step = 0;
-      await load();
+      await load(readReplay(file));
     }
 
     // The animation: a link for a game of the server, a download of the answer for a file.
@@ -265,7 +274,7 @@ export const reviewView = {
       },
       // The language changed: the server words the review again.
       async language() {
-        if (s.source) await load();
+        if (s.source) await load(s.source);
         else render();
       },
     };
