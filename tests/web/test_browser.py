@@ -1908,3 +1908,50 @@ def test_a_file_larger_than_the_server_reads_is_refused_before_it_is_sent(page: 
     page.wait_for_function(f"document.querySelector('#review-summary').innerText === {refusal!r}")
     assert page.get_attribute("#review-summary", "aria-busy") == "false"
     assert not page.is_visible("#review-board")
+    # A change of language words what was chosen last again: still the refusal.
+    page.select_option("#lang", "de")
+    refusal = page_strings("de")["error_upload_size"].format(size=size // 1000)
+    page.wait_for_function(f"document.querySelector('#review-summary').innerText === {refusal!r}")
+    assert not page.is_visible("#review-board")
+
+
+def test_a_review_is_stepped_through_while_another_loads_then_replaced_from_its_start(
+    page: Page,
+) -> None:
+    """While the review of another file is awaited, the review shown goes on from the step it
+    shows (its board, counter and words agree); the new one, when it comes, replaces it from
+    its start."""
+    page.click("#tab-review")
+    page.set_input_files("#replay-file", str(REPLAYS / "beginner-15s.avf"))
+    page.wait_for_function(
+        "document.querySelector('#review-summary').innerText.includes('Game won')"
+    )
+    for _ in range(3):
+        page.click("#step-next")
+    assert page.get_attribute("#review-board", "data-step") == "3"
+    _hold(page, "/api/review")
+    page.set_input_files("#replay-file", str(REPLAYS / "custom-8x11-7.avf"))
+    _held(page)
+    assert page.get_attribute("#review-summary", "aria-busy") == "true"
+    page.click("#step-next")
+    assert page.get_attribute("#review-board", "data-step") == "4"
+    assert page.input_value("#step") == "4"
+    assert page.inner_text("#review-click").startswith("#4")
+    assert page.locator("#review-board .cell").count() == 64
+    _release(page)
+    assert page.get_attribute("#review-summary", "aria-busy") == "false"
+    assert page.locator("#review-board .cell").count() == 88
+    assert page.get_attribute("#review-board", "data-step") == "0"
+    assert page.inner_text("#review-click") == ""
+    # The same review again, in another language: it keeps the step shown when it comes, one
+    # taken meanwhile too.
+    page.click("#step-next")
+    _hold(page, "/api/review")
+    page.select_option("#lang", "de")
+    _held(page)
+    page.click("#step-next")
+    _release(page)
+    assert page.inner_text("#review-summary").startswith(page_strings("de")["review"])
+    assert page.get_attribute("#review-summary", "aria-busy") == "false"
+    assert page.get_attribute("#review-board", "data-step") == "2"
+    assert page.locator("#review-board .cell").count() == 88

@@ -43,9 +43,10 @@ export const reviewView = {
     panel.innerHTML = TEMPLATE;
     const q = (id) => panel.querySelector("#" + id);
     const s = {
-      source: null,   // { game: id } or { file: { name, data } }: what is reviewed
-      review: null,   // the server's review
-      step: 0,        // clicks shown: 0 before the first click
+      chosen: null,   // what was chosen last: a source, or a promise of one (a file being read)
+      source: null,   // what the review shown is of: { game: id } or { file: { name, data } }
+      review: null,   // the server's review of `source`
+      step: 0,        // clicks of that review shown: 0 before the first click
       message: null,  // an error to show, { error } or { key, vars }
       ticket: 0,      // only the answer for what was chosen last is shown
       busy: false,    // an answer is awaited: what is shown is not yet what was chosen
@@ -58,22 +59,25 @@ export const reviewView = {
     // is taken at the choice: a file still being read, or an answer still awaited, is of what
     // was chosen before (another game or file, or the same in another language) and dropped
     // whenever it comes, so a slow one never replaces this one. Until this one comes, the review
-    // shown is marked as stale (data-state "pending", aria-busy).
+    // shown stays as it was, its step too (it can still be stepped through), marked as stale
+    // (data-state "pending", aria-busy); then this one replaces it from its start, or at the
+    // same step when it is the same review again (in another language).
     async function load(chosen) {
       const ticket = ++s.ticket;
+      s.chosen = chosen;
       s.busy = true;
       markPending(q("review-summary"), true);
+      let source = null;
       try {
-        const source = await chosen;
+        source = await chosen;
         if (ticket !== s.ticket) return;
-        s.source = source;
         const review = await ask(source);
         if (ticket !== s.ticket) return;
-        Object.assign(s, { review, message: null, busy: false });
-        s.step = Math.min(s.step, review.clicks.length);
+        const step = source === s.source ? Math.min(s.step, review.clicks.length) : 0;
+        Object.assign(s, { source, review, step, message: null, busy: false });
       } catch (err) {
         if (ticket !== s.ticket) return;
-        Object.assign(s, { review: null, message: { error: err }, busy: false });
+        Object.assign(s, { source, review: null, step: 0, message: { error: err }, busy: false });
       }
       render();
     }
@@ -87,7 +91,6 @@ export const reviewView = {
     }
 
     function open(id) {
-      s.step = 0;
       return load({ game: id });
     }
 
@@ -111,9 +114,7 @@ export const reviewView = {
 
     async function upload() {
       const file = q("replay-file").files[0];
-      if (!file) return;
-      s.step = 0;
-      await load(readReplay(file));
+      if (file) await load(readReplay(file));
     }
 
     // The animation: a link for a game of the server, a download of the answer for a file.
@@ -269,12 +270,12 @@ export const reviewView = {
       render,
       open,
       show() {
-        if (!s.source && saved.get("finished")) open(saved.get("finished"));
+        if (!s.chosen && saved.get("finished")) open(saved.get("finished"));
         else render();
       },
-      // The language changed: the server words the review again.
+      // The language changed: the server words what was chosen last again.
       async language() {
-        if (s.source) await load(s.source);
+        if (s.chosen) await load(s.chosen);
         else render();
       },
     };
