@@ -1775,6 +1775,85 @@ def test_probabilities_are_those_of_a_game_played_on_elsewhere_or_returned_to(
     _wait_percents(page, _percents_after(seed, x, y))
 
 
+def _hold_at_language(page: Page, where: str, lang: str, refused: bool = False) -> None:
+    """Choose the language ``lang`` with the page's next answer from ``where`` held (see
+    ``HOLD``) until ``_release``; ``refused``: that answer is a refusal (every worker busy)."""
+    if refused:
+        page.route(
+            lambda url: where in url,
+            lambda route: route.fulfill(status=503, json={"error": "busy", "kind": "busy"}),
+        )
+    _hold(page, where)
+    page.select_option("#lang", lang)
+    _held(page)
+
+
+def test_a_look_again_that_comes_after_a_move_does_not_undo_it(page: Page) -> None:
+    """A tab coming back to the front asks for its game again (another tab may have played it
+    on): an answer that comes once a move was made here is from before that move, and is
+    dropped; the move stays on the board."""
+    _start(page, "beginner", 4, 4)
+    game = page.get_attribute("#board", "data-game")
+    _hold(page, f"/api/games/{game}?lang")
+    page.evaluate("window.dispatchEvent(new Event('focus'))")
+    _held(page)
+    x, y = _first_covered(page)
+    page.click(_cell(page, "board", x, y), button="right")
+    _wait_move(page, 1)
+    _release(page)
+    assert _moves(page) == 2
+    assert page.get_attribute(_cell(page, "board", x, y), "data-state") == "flag"
+
+
+@pytest.mark.parametrize("refused", [False, True], ids=["answered", "refused"])
+def test_a_hint_worded_again_after_a_move_is_not_shown(page: Page, refused: bool) -> None:
+    """At a change of language the hint shown is asked again in the new one: its answer (or
+    its refusal) that comes once a move changed the board is for the board before, and is not
+    shown."""
+    _start(page, "beginner", 4, 4)
+    page.click("#hint")
+    page.wait_for_selector("#board .premise")
+    _hold_at_language(page, "/hint?", "fr", refused)
+    page.click(_cell(page, "board", *_first_covered(page)), button="right")
+    _wait_move(page, 1)
+    _release(page)
+    assert page.locator("#board .premise").count() == 0
+    assert page.is_hidden("#message")
+
+
+def test_the_tutors_words_worded_again_after_a_move_are_not_shown(page: Page, store: Store) -> None:
+    """The Tutor's word, asked again at a change of language, that comes once a move changed
+    the board is for the board before, and is not shown."""
+    _lucky_guess(page, store)
+    assert page.locator("#message.tutor").count() == 1
+    _hold_at_language(page, "/tutor?", "fr")
+    page.click(_cell(page, "board", *_first_covered(page)), button="right")
+    _wait_move(page, 2)
+    _release(page)
+    assert page.locator("#board .premise, #board .hint-safe, #board .hint-mine").count() == 0
+    assert page.is_hidden("#message")
+
+
+@pytest.mark.parametrize("refused", [False, True], ids=["answered", "refused"])
+def test_a_lost_game_worded_again_does_not_come_back_over_a_new_game(
+    page: Page, store: Store, refused: bool
+) -> None:
+    """At a change of language a lost game is asked again, its post-mortem worded in the new
+    one: that answer (or its refusal), come once a new game was started, is not shown."""
+    _, layout = _small_game(page, store)
+    fatal = next(c for c in covered(_view(page)) if layout.is_mine(layout.board.index(*c)))
+    page.click(_cell(page, "board", *fatal))
+    _wait_move(page, 1)
+    lost = page.get_attribute("#board", "data-game")
+    assert page.get_attribute("#board", "data-game-state") == "lost"
+    _hold_at_language(page, f"/api/games/{lost}?lang", "fr", refused)
+    _new_game(page, "beginner")
+    _release(page)
+    assert page.get_attribute("#board", "data-game") != lost
+    assert page.get_attribute("#board", "data-game-state") == "new"
+    assert page.is_hidden("#message")
+
+
 def _analysis_words(text: str, lang: str) -> str:
     """Return the words the Analysis view shows for the position ``text`` in ``lang``: its
     label (the page's words) over its hint (the server's)."""
