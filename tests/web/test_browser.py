@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, Request, Route, sync_playwright
+from playwright.sync_api import Browser, FilePayload, Page, Request, Route, sync_playwright
 
 from mineproof.analysis import Analysis, analyze
 from mineproof.board import Board, Layout, iter_bits
@@ -488,6 +488,28 @@ def test_probabilities_show_on_every_covered_cell(page: Page, tmp_path: Path) ->
     ordered = [by_percent[k] for k in sorted(by_percent)]
     assert all(a[0] >= b[0] for a, b in itertools.pairwise(ordered))
     assert all(_contrast(bg, ink) >= 4.5 for bg, ink in ordered)
+
+
+def test_the_probabilities_box_holds_from_game_to_game_and_counts_as_help(page: Page) -> None:
+    """Left ticked, the Probabilities box shows the figures on a new game from its first click
+    (before it there is no board to compute them for), and that game counts as played with help,
+    as one where the box is ticked during play; unticked before the first click, it has
+    neither."""
+    _start(page, "beginner", 4, 4)
+    page.check("#show-probabilities")
+    page.wait_for_selector("#board .cell .p")
+    for ticked in (True, False):
+        page.set_checked("#show-probabilities", ticked)
+        _new_game(page, "beginner")
+        assert page.locator("#board .cell .p").count() == 0
+        page.click(_cell(page, "board", 4, 4))
+        _wait_move(page, 0)  # the board and its figures are drawn at once
+        assert page.get_attribute("#board", "data-game-state") == "playing"
+        covered = page.locator("#board .cell[data-state=covered]").count()
+        assert page.locator("#board .cell[data-state=covered] .p").count() == (
+            covered if ticked else 0
+        )
+        assert _view(page)["assists"] == (1 if ticked else 0)
 
 
 def test_the_analysis_board_loads_edits_and_explains(page: Page, tmp_path: Path) -> None:
@@ -1671,9 +1693,31 @@ def _odds_changing_seed() -> tuple[str, tuple[int, int]]:
     pytest.fail("no seed gives a beginner board whose next safe cell changes the odds")
 
 
+def _percents_after(seed: str, x: int, y: int) -> dict[str, str]:
+    """Return the percentage the page shows on each covered cell ("x,y") of the random beginner
+    board of ``seed`` opened at E5, then at ``(x, y)``."""
+    game = Game(Layout(Board(9, 9), first_layout(9, 9, 10, False, seed, 4, 4)[0]))
+    game.reveal(4, 4)
+    game.reveal(x, y)
+    return {f"{cx},{cy}": text for (cx, cy), text in _percents(game.position()).items()}
+
+
 SHOWN_PERCENTS = """() => Object.fromEntries(
   [...document.querySelectorAll('#board .cell[data-state=covered]')].map(
     (c) => [c.dataset.x + ',' + c.dataset.y, c.textContent]))"""
+
+
+def _wait_percents(page: Page, expected: dict[str, str]) -> None:
+    """Wait until the covered cells show these percentages (see ``_percents_after``)."""
+    page.wait_for_function(
+        f"""(expected) => {{
+          const shown = ({SHOWN_PERCENTS})();
+          const cells = Object.keys(expected);
+          return cells.length === Object.keys(shown).length
+            && cells.every((c) => shown[c] === expected[c]);
+        }}""",
+        arg=expected,
+    )
 
 
 def test_probabilities_asked_before_a_move_are_not_shown_on_the_board_after_it(
@@ -1694,11 +1738,7 @@ def test_probabilities_asked_before_a_move_are_not_shown_on_the_board_after_it(
     _wait_move(page, 1)
     _release(page)
     page.wait_for_selector("#board .cell .p")
-    game = Game(Layout(Board(9, 9), first_layout(9, 9, 10, False, seed, 4, 4)[0]))
-    game.reveal(4, 4)
-    game.reveal(x, y)
-    expected = {f"{cx},{cy}": text for (cx, cy), text in _percents(game.position()).items()}
-    assert page.evaluate(SHOWN_PERCENTS) == expected
+    assert page.evaluate(SHOWN_PERCENTS) == _percents_after(seed, x, y)
     # Shown, they are asked again with each move: unticked before that answer comes, the box
     # is obeyed.
     _hold(page, "/probabilities")
@@ -1708,6 +1748,110 @@ def test_probabilities_asked_before_a_move_are_not_shown_on_the_board_after_it(
     _release(page)
     _wait_move(page, 2)
     assert page.locator("#board .cell .p").count() == 0
+
+
+def test_probabilities_are_those_of_a_game_played_on_elsewhere_or_returned_to(
+    open_page: Opened, page: Page, seeds: Seeds
+) -> None:
+    """With the box ticked the figures are those of the position shown: a game played on in
+    another tab shows, once this tab is back to the front, the figures of its position now (not
+    of the board before), and so does a game in progress that Back returns to."""
+    seed, (x, y) = _odds_changing_seed()
+    seeds.queued.append(seed)
+    _new_game(page, "beginner", guess_free=False)
+    page.click(_cell(page, "board", 4, 4))
+    _wait_move(page, 0)
+    page.check("#show-probabilities")
+    page.wait_for_selector("#board .cell .p")
+    game = page.get_attribute("#board", "data-game")
+    other = open_page(path=f"?game={game}")
+    other.click(_cell(other, "board", x, y))  # safe, and it changes the odds of a covered cell
+    _wait_move(other, 1)
+    page.evaluate("window.dispatchEvent(new Event('focus'))")
+    _wait_percents(page, _percents_after(seed, x, y))
+    _new_game(page, "beginner")
+    page.go_back()
+    page.wait_for_function(f"document.querySelector('#board').dataset.game === '{game}'")
+    _wait_percents(page, _percents_after(seed, x, y))
+
+
+def _hold_at_language(page: Page, where: str, lang: str, refused: bool = False) -> None:
+    """Choose the language ``lang`` with the page's next answer from ``where`` held (see
+    ``HOLD``) until ``_release``; ``refused``: that answer is a refusal (every worker busy)."""
+    if refused:
+        page.route(
+            lambda url: where in url,
+            lambda route: route.fulfill(status=503, json={"error": "busy", "kind": "busy"}),
+        )
+    _hold(page, where)
+    page.select_option("#lang", lang)
+    _held(page)
+
+
+def test_a_look_again_that_comes_after_a_move_does_not_undo_it(page: Page) -> None:
+    """A tab coming back to the front asks for its game again (another tab may have played it
+    on): an answer that comes once a move was made here is from before that move, and is
+    dropped; the move stays on the board."""
+    _start(page, "beginner", 4, 4)
+    game = page.get_attribute("#board", "data-game")
+    _hold(page, f"/api/games/{game}?lang")
+    page.evaluate("window.dispatchEvent(new Event('focus'))")
+    _held(page)
+    x, y = _first_covered(page)
+    page.click(_cell(page, "board", x, y), button="right")
+    _wait_move(page, 1)
+    _release(page)
+    assert _moves(page) == 2
+    assert page.get_attribute(_cell(page, "board", x, y), "data-state") == "flag"
+
+
+@pytest.mark.parametrize("refused", [False, True], ids=["answered", "refused"])
+def test_a_hint_worded_again_after_a_move_is_not_shown(page: Page, refused: bool) -> None:
+    """At a change of language the hint shown is asked again in the new one: its answer (or
+    its refusal) that comes once a move changed the board is for the board before, and is not
+    shown."""
+    _start(page, "beginner", 4, 4)
+    page.click("#hint")
+    page.wait_for_selector("#board .premise")
+    _hold_at_language(page, "/hint?", "fr", refused)
+    page.click(_cell(page, "board", *_first_covered(page)), button="right")
+    _wait_move(page, 1)
+    _release(page)
+    assert page.locator("#board .premise").count() == 0
+    assert page.is_hidden("#message")
+
+
+def test_the_tutors_words_worded_again_after_a_move_are_not_shown(page: Page, store: Store) -> None:
+    """The Tutor's word, asked again at a change of language, that comes once a move changed
+    the board is for the board before, and is not shown."""
+    _lucky_guess(page, store)
+    assert page.locator("#message.tutor").count() == 1
+    _hold_at_language(page, "/tutor?", "fr")
+    page.click(_cell(page, "board", *_first_covered(page)), button="right")
+    _wait_move(page, 2)
+    _release(page)
+    assert page.locator("#board .premise, #board .hint-safe, #board .hint-mine").count() == 0
+    assert page.is_hidden("#message")
+
+
+@pytest.mark.parametrize("refused", [False, True], ids=["answered", "refused"])
+def test_a_lost_game_worded_again_does_not_come_back_over_a_new_game(
+    page: Page, store: Store, refused: bool
+) -> None:
+    """At a change of language a lost game is asked again, its post-mortem worded in the new
+    one: that answer (or its refusal), come once a new game was started, is not shown."""
+    _, layout = _small_game(page, store)
+    fatal = next(c for c in covered(_view(page)) if layout.is_mine(layout.board.index(*c)))
+    page.click(_cell(page, "board", *fatal))
+    _wait_move(page, 1)
+    lost = page.get_attribute("#board", "data-game")
+    assert page.get_attribute("#board", "data-game-state") == "lost"
+    _hold_at_language(page, f"/api/games/{lost}?lang", "fr", refused)
+    _new_game(page, "beginner")
+    _release(page)
+    assert page.get_attribute("#board", "data-game") != lost
+    assert page.get_attribute("#board", "data-game-state") == "new"
+    assert page.is_hidden("#message")
 
 
 def _analysis_words(text: str, lang: str) -> str:
@@ -1788,3 +1932,105 @@ def test_a_review_that_comes_late_does_not_replace_the_one_chosen_after_it(
     assert page.locator("#review-board .cell").count() == 88
     assert page.get_attribute("#review-summary", "aria-busy") == "false"
     assert page.get_attribute("#review-summary", "data-state") is None
+
+
+HOLD_READ = """() => {
+  // The next file the page reads (as a data: URL), from now on, is read whole, then its end
+  // kept from the page until window.release() hands it over: the page has taken it in before
+  // the test's next step (as HOLD does for an answer). The reads after it pass.
+  const read = FileReader.prototype.readAsDataURL;
+  let held = false;
+  delete window.release;
+  FileReader.prototype.readAsDataURL = function (file) {
+    if (held) return read.call(this, file);
+    held = true;
+    const reader = this;
+    const real = new FileReader();
+    real.onload = () => {
+      Object.defineProperty(reader, "result", { value: real.result });
+      window.release = () => reader.onload();
+    };
+    read.call(real, file);
+  };
+}"""
+
+
+def test_of_two_files_picked_quickly_the_last_is_reviewed(page: Page) -> None:
+    """A file is read before its review is asked: a file picked while the one before is still
+    being read is the one reviewed, whenever that reading ends."""
+    page.click("#tab-review")
+    page.evaluate(HOLD_READ)
+    page.set_input_files("#replay-file", str(REPLAYS / "custom-8x11-7.avf"))
+    _held(page)  # read, and kept from the page
+    page.set_input_files("#replay-file", str(REPLAYS / "beginner-15s.avf"))
+    page.wait_for_function(
+        "document.querySelector('#review-summary').innerText.includes('Game won')"
+        " && document.querySelector('#review-summary').getAttribute('aria-busy') === 'false'"
+    )
+    _release(page)
+    assert page.get_attribute("#review-summary", "aria-busy") == "false"
+    assert page.locator("#review-board .cell").count() == 64
+
+
+def test_a_file_larger_than_the_server_reads_is_refused_before_it_is_sent(page: Page) -> None:
+    """A replay file over the server's limit is refused in the page, in the page's words, and
+    the review shown before it goes."""
+    page.click("#tab-review")
+    page.set_input_files("#replay-file", str(REPLAYS / "beginner-15s.avf"))
+    page.wait_for_function(
+        "document.querySelector('#review-summary').innerText.includes('Game won')"
+    )
+    size = page.evaluate("fetch('/api/meta').then((r) => r.json())")["max_upload"]
+    big = FilePayload(name="big.avf", mimeType="application/octet-stream", buffer=bytes(size + 1))
+    page.set_input_files("#replay-file", files=[big])
+    refusal = page_strings("en")["error_upload_size"].format(size=size // 1000)
+    page.wait_for_function(f"document.querySelector('#review-summary').innerText === {refusal!r}")
+    assert page.get_attribute("#review-summary", "aria-busy") == "false"
+    assert not page.is_visible("#review-board")
+    # A change of language words what was chosen last again: still the refusal.
+    page.select_option("#lang", "de")
+    refusal = page_strings("de")["error_upload_size"].format(size=size // 1000)
+    page.wait_for_function(f"document.querySelector('#review-summary').innerText === {refusal!r}")
+    assert not page.is_visible("#review-board")
+
+
+def test_a_review_is_stepped_through_while_another_loads_then_replaced_from_its_start(
+    page: Page,
+) -> None:
+    """While the review of another file is awaited, the review shown goes on from the step it
+    shows (its board, counter and words agree); the new one, when it comes, replaces it from
+    its start."""
+    page.click("#tab-review")
+    page.set_input_files("#replay-file", str(REPLAYS / "beginner-15s.avf"))
+    page.wait_for_function(
+        "document.querySelector('#review-summary').innerText.includes('Game won')"
+    )
+    for _ in range(3):
+        page.click("#step-next")
+    assert page.get_attribute("#review-board", "data-step") == "3"
+    _hold(page, "/api/review")
+    page.set_input_files("#replay-file", str(REPLAYS / "custom-8x11-7.avf"))
+    _held(page)
+    assert page.get_attribute("#review-summary", "aria-busy") == "true"
+    page.click("#step-next")
+    assert page.get_attribute("#review-board", "data-step") == "4"
+    assert page.input_value("#step") == "4"
+    assert page.inner_text("#review-click").startswith("#4")
+    assert page.locator("#review-board .cell").count() == 64
+    _release(page)
+    assert page.get_attribute("#review-summary", "aria-busy") == "false"
+    assert page.locator("#review-board .cell").count() == 88
+    assert page.get_attribute("#review-board", "data-step") == "0"
+    assert page.inner_text("#review-click") == ""
+    # The same review again, in another language: it keeps the step shown when it comes, one
+    # taken meanwhile too.
+    page.click("#step-next")
+    _hold(page, "/api/review")
+    page.select_option("#lang", "de")
+    _held(page)
+    page.click("#step-next")
+    _release(page)
+    assert page.inner_text("#review-summary").startswith(page_strings("de")["review"])
+    assert page.get_attribute("#review-summary", "aria-busy") == "false"
+    assert page.get_attribute("#review-board", "data-step") == "2"
+    assert page.locator("#review-board .cell").count() == 88

@@ -79,7 +79,7 @@ export const playView = {
       hint: null,            // the hint shown, for the game's position now
       hintStage: 0,          // how much of it is shown (hint.js: 1 where, 2 why, 3 what)
       hintPrefix: "",        // said before the hint's label (the tutor's words)
-      probabilities: null,   // rows of mine probabilities, when shown
+      probabilities: null,   // rows of mine probabilities of the position shown (box ticked)
       message: null,         // { label, key, vars, kind } or { error } or { hint: true }
       pending: null,         // { controller, since }: a first click whose board is being drawn
       queue: Promise.resolve(),
@@ -107,10 +107,15 @@ export const playView = {
 
     // --- state changes ------------------------------------------------------------------
 
-    function setGame(view) {
+    // Show the game `view`. The hint and the probabilities of another position are dropped:
+    // `probabilities`, when given, are those of this one.
+    function setGame(view, probabilities = null) {
       const same = s.game && s.game.id === view.id;
-      if (!same || s.game.moves !== view.moves) s.hint = null;
-      if (!same) { s.probabilities = null; s.message = null; }
+      if (!same || s.game.moves !== view.moves) {
+        s.hint = null;
+        s.probabilities = probabilities;
+      }
+      if (!same) s.message = null;
       if (view.state === "won" || view.state === "lost") saved.set("finished", view.id);
       if (view.state === "lost" && (!same || !s.message)) s.message = lostMessage(view);
       s.game = view;
@@ -185,6 +190,7 @@ export const playView = {
       setGame(view);
       address(view, false);
       render();
+      await updateProbabilities();
     }
 
     // Open the game of the address, else the last one played, else a new one.
@@ -219,6 +225,9 @@ export const playView = {
         if (view.moves !== s.game.moves || view.state !== s.game.state) {
           setGame(view);
           render();
+          // Not awaited: a move that finds the game over refreshes it from within the queue of
+          // moves, which the probabilities wait for.
+          updateProbabilities();
         }
       } catch (err) {
         console.error(err);
@@ -251,12 +260,8 @@ export const playView = {
         );
         s.pending = null;
         announce(view, result, kind, x, y);
-        if (s.probabilities && result.state === "playing") {
-          const { probabilities } = await app.api("GET", `/api/games/${view.id}/probabilities`);
-          // The box may have been unticked while they were awaited.
-          s.probabilities = q("show-probabilities").checked ? probabilities : null;
-        }
-        setGame(result);
+        // The board and its probabilities are drawn at once.
+        setGame(result, result.state === "playing" ? await probabilitiesOf(view.id) : null);
         if (result.state === "won") {
           s.message = { label: "won_short", key: "won_message", vars: { time: result.elapsed.toFixed(1) } };
         } else if (result.state === "lost") {
@@ -338,24 +343,44 @@ export const playView = {
       render();
     }
 
+    // The probabilities follow the box, from game to game: ticked, every game in progress
+    // shows them, from its first click on. The server counts each answer as help (a game shown
+    // with them is played with help, as if the box had been ticked during it), so they are asked
+    // for only while the box is ticked.
+    const probabilitiesWanted = () => q("show-probabilities").checked;
+
+    // Return the probabilities of game `id` as it is now, or null when the box is unticked (by
+    // the time they come too).
+    async function probabilitiesOf(id) {
+      if (!probabilitiesWanted()) return null;
+      const { probabilities } = await app.api("GET", `/api/games/${id}/probabilities`);
+      return probabilitiesWanted() ? probabilities : null;
+    }
+
+    // The box was ticked or unticked.
     async function toggleProbabilities() {
       s.probabilities = null;
-      if (q("show-probabilities").checked) await askProbabilities();
+      await updateProbabilities();
+    }
+
+    // Show the probabilities of the board when the box is ticked, then draw.
+    async function updateProbabilities() {
+      await askProbabilities();
       render();
     }
 
     // Ask for the probabilities of the board, once the moves already made are answered. An
     // answer that comes once the box is unticked is dropped; one that comes once a move changed
     // the board is for the board before: asked again for the board now (a move asks for them
-    // itself only when they are shown).
+    // itself).
     async function askProbabilities() {
       await s.queue;
       const view = s.game;
-      if (!view || view.state !== "playing" || !q("show-probabilities").checked) return;
+      if (!view || view.state !== "playing" || !probabilitiesWanted()) return;
       try {
-        const { probabilities } = await app.api("GET", `/api/games/${view.id}/probabilities`);
+        const probabilities = await probabilitiesOf(view.id);
         if (!current(view)) return askProbabilities();
-        if (q("show-probabilities").checked) s.probabilities = probabilities;
+        s.probabilities = probabilities;
       } catch (err) {
         if (!current(view)) return askProbabilities();
         s.message = { error: err };

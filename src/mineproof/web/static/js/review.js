@@ -8,6 +8,7 @@
 // step is drawn here from the clicks before it, without the rules of the game. Its state is
 // one object, `s`; render() draws the view from it.
 
+import { ApiError } from "./api.js";
 import { BoardView, COVERED, FLAG, cellName, codeLook, look } from "./board.js";
 import { t } from "./i18n.js";
 import { el, markPending, saved, showMessage } from "./util.js";
@@ -42,9 +43,10 @@ export const reviewView = {
     panel.innerHTML = TEMPLATE;
     const q = (id) => panel.querySelector("#" + id);
     const s = {
-      source: null,   // { game: id } or { file: { name, data } }: what is reviewed
-      review: null,   // the server's review
-      step: 0,        // clicks shown: 0 before the first click
+      chosen: null,   // what was chosen last: a source, or a promise of one (a file being read)
+      source: null,   // what the review shown is of: { game: id } or { file: { name, data } }
+      review: null,   // the server's review of `source`
+      step: 0,        // clicks of that review shown: 0 before the first click
       message: null,  // an error to show, { error } or { key, vars }
       ticket: 0,      // only the answer for what was chosen last is shown
       busy: false,    // an answer is awaited: what is shown is not yet what was chosen
@@ -53,33 +55,43 @@ export const reviewView = {
 
     // --- loading ------------------------------------------------------------------------
 
-    // Ask for the review of `s.source`. An answer still awaited is for what was chosen before
-    // (another game or file, or the same in another language): dropped whenever it comes, so a
-    // slow one never replaces this one. Until this one comes, the review shown is marked as
-    // stale (data-state "pending", aria-busy).
-    async function load() {
-      if (!s.source) return;
+    // Show the review of `chosen`, a source or a promise of one (a file being read). The ticket
+    // is taken at the choice: a file still being read, or an answer still awaited, is of what
+    // was chosen before (another game or file, or the same in another language) and dropped
+    // whenever it comes, so a slow one never replaces this one. Until this one comes, the review
+    // shown stays as it was, its step too (it can still be stepped through), marked as stale
+    // (data-state "pending", aria-busy); then this one replaces it from its start, or at the
+    // same step when it is the same review again (in another language).
+    async function load(chosen) {
       const ticket = ++s.ticket;
+      s.chosen = chosen;
       s.busy = true;
       markPending(q("review-summary"), true);
+      let source = null;
       try {
-        const review = s.source.game
-          ? await app.api("GET", `/api/games/${encodeURIComponent(s.source.game)}/review?lang=${app.lang()}`)
-          : await app.api("POST", "/api/review", { ...s.source.file, lang: app.lang() });
+        source = await chosen;
         if (ticket !== s.ticket) return;
-        Object.assign(s, { review, message: null, busy: false });
-        s.step = Math.min(s.step, review.clicks.length);
+        const review = await ask(source);
+        if (ticket !== s.ticket) return;
+        const step = source === s.source ? Math.min(s.step, review.clicks.length) : 0;
+        Object.assign(s, { source, review, step, message: null, busy: false });
       } catch (err) {
         if (ticket !== s.ticket) return;
-        Object.assign(s, { review: null, message: { error: err }, busy: false });
+        Object.assign(s, { source, review: null, step: 0, message: { error: err }, busy: false });
       }
       render();
     }
 
-    async function open(id) {
-      s.source = { game: id };
-      s.step = 0;
-      await load();
+    // Return the server's review of `source`, in the page's language.
+    function ask(source) {
+      if (source.game) {
+        return app.api("GET", `/api/games/${encodeURIComponent(source.game)}/review?lang=${app.lang()}`);
+      }
+      return app.api("POST", "/api/review", { ...source.file, lang: app.lang() });
+    }
+
+    function open(id) {
+      return load({ game: id });
     }
 
     function readFile(file) {
@@ -91,20 +103,18 @@ export const reviewView = {
       });
     }
 
+    // Return the source of a replay file, once read; a file larger than the server reads is
+    // refused here, as the server would refuse it (413).
+    async function readReplay(file) {
+      if (file.size > app.meta.max_upload) {
+        throw new ApiError(413, { kind: "request", error: `the replay is over ${app.meta.max_upload} bytes` });
+      }
+      return { file: { name: file.name, data: await readFile(file) } };
+    }
+
     async function upload() {
       const file = q("replay-file").files[0];
-      if (!file) return;
-      if (file.size > app.meta.max_upload) {
-        s.ticket++;  // a review still awaited is of what was chosen before this file
-        s.busy = false;
-        s.review = null;
-        s.message = { key: "error_upload_size", vars: { size: Math.floor(app.meta.max_upload / 1000) } };
-        render();
-        return;
-      }
-      s.source = { file: { name: file.name, data: await readFile(file) } };
-      s.step = 0;
-      await load();
+      if (file) await load(readReplay(file));
     }
 
     // The animation: a link for a game of the server, a download of the answer for a file.
@@ -260,12 +270,12 @@ export const reviewView = {
       render,
       open,
       show() {
-        if (!s.source && saved.get("finished")) open(saved.get("finished"));
+        if (!s.chosen && saved.get("finished")) open(saved.get("finished"));
         else render();
       },
-      // The language changed: the server words the review again.
+      // The language changed: the server words what was chosen last again.
       async language() {
-        if (s.source) await load();
+        if (s.chosen) await load(s.chosen);
         else render();
       },
     };
