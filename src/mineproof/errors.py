@@ -27,6 +27,7 @@ __all__ = [
     "STATUS",
     "ArgumentError",
     "FormatError",
+    "GameNotStartedError",
     "GameOverError",
     "IllegalMoveError",
     "InconsistentPositionError",
@@ -126,6 +127,13 @@ class GameOverError(IllegalMoveError):
     kind = "game-over"
 
 
+class GameNotStartedError(IllegalMoveError):
+    """A hint or probabilities asked for before a game's first click: its board is drawn at
+    that click, which always opens an area, so there is nothing to weigh yet."""
+
+    kind = "not-started"
+
+
 class NotFoundError(MineproofError, LookupError):
     """Nothing has this name or id (a game that was never stored, say)."""
 
@@ -151,6 +159,7 @@ STATUS: tuple[tuple[type[MineproofError], int, int], ...] = (
     (TooComplexError, 1, 422),
     (NotFoundError, 1, 404),
     (GameOverError, 1, 409),
+    (GameNotStartedError, 1, 409),
     (IllegalMoveError, 1, 400),
     (ArgumentError, 1, 400),
     (FormatError, 1, 400),

@@ -45,7 +45,6 @@ from .conftest import (
     assert_same_hint,
     cell_code,
     check_hint,
-    check_probabilities,
     check_view,
     covered,
     play,
@@ -630,18 +629,20 @@ def test_random_game_lost_by_guessing(
     pytest.fail(f"no random {level} board needed a guess in {attempts} games")
 
 
-def test_new_game_answers_hint_and_probabilities_without_a_layout(
+def test_before_the_first_click_hint_and_probabilities_say_to_click_anywhere(
     client: Client, server: Server
 ) -> None:
+    # The board is drawn at the first click, which always opens an area: every cell is safe
+    # to click first, so a guess with its odds (10 mines in 81 cells) would mislead.
     view = new_game(client)
     base = f"/api/games/{view['id']}"
-    found = client.get(f"{base}/hint").ok()
-    check_hint(found, view)
-    assert found["level"] == 0 and len(found["safest"]) == 81
-    probabilities = client.get(f"{base}/probabilities").ok()
-    check_probabilities(probabilities, view)
-    assert {p for row in probabilities["probabilities"] for p in row} == {10 / 81}
+    for what in ("hint", "probabilities"):
+        reply = client.get(f"{base}/{what}")
+        assert reply.status == 409
+        assert reply.json()["kind"] == "not-started"
+        assert "first click, on any cell, opens an area" in reply.json()["error"]
     assert server.layout(view["id"]) is None  # nothing drawn before the first click
+    assert client.get(base).ok()["assists"] == 0  # and no help counted
 
 
 @pytest.mark.parametrize("lang", ["de", "ja", "ru"])

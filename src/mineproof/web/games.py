@@ -29,6 +29,7 @@ from typing import Any
 from mineproof.board import LEVELS, Board, Layout, iter_bits
 from mineproof.errors import (
     ArgumentError,
+    GameNotStartedError,
     GameOverError,
     IllegalMoveError,
     NotFoundError,
@@ -574,8 +575,9 @@ class Games:
         """Return the next hint for game ``game_id`` in ``lang`` (see
         :class:`~mineproof.explain.Hint`); flags count only when the numbers prove them.
 
-        Raises :class:`GameNotFound`, ``ArgumentError`` for an unknown language and
-        ``GameOverError`` when the game is over.
+        Raises :class:`GameNotFound`, ``ArgumentError`` for an unknown language,
+        ``GameOverError`` when the game is over and ``GameNotStartedError`` before its first
+        click.
         """
         return self.hint_job(game_id, lang).run()
 
@@ -607,7 +609,8 @@ class Games:
         """Return the exact mine probability of every cell of game ``game_id`` (rows of floats,
         ``None`` for opened cells), with the cells proven safe or mined.
 
-        Raises :class:`GameNotFound`, and ``GameOverError`` when the game is over.
+        Raises :class:`GameNotFound`, ``GameOverError`` when the game is over and
+        ``GameNotStartedError`` before its first click.
         """
         return self.probabilities_job(game_id).run()
 
@@ -618,15 +621,19 @@ class Games:
 
     def _playing(self, game_id: str, assist: bool = False) -> Position:
         """Return the player's position of a game that is not over; with ``assist``, count
-        one more help for a game in progress. Raises :class:`StoreError` when that count
-        cannot be stored."""
+        one more help for a game in progress. Raises ``GameOverError`` for a game over,
+        ``GameNotStartedError`` before its first click, and :class:`StoreError` when the
+        count cannot be stored."""
         live = self._get(game_id)
         with live.lock:
             row = live.row
             if row.state in ("won", "lost"):
                 raise GameOverError(f"the game is over ({row.state})")
             if live.game is None:
-                return _blank(row)
+                raise GameNotStartedError(
+                    "the game has not started: its first click, on any cell, opens an area; "
+                    "hints and probabilities come after it"
+                )
             if assist:
                 try:
                     self._store.assist(row.id)

@@ -59,6 +59,7 @@ export function errorText(err, labels = {}) {
       break;
     }
     case "game-over": return t("game_over");
+    case "not-started": return t("first_click");
     case "not-found": return t("error_not_found");
     case "store": return t("error_store");
     case "illegal-move": return t("error_move");
