@@ -124,6 +124,19 @@ def test_the_record_is_read_as_mineproof_writes_it() -> None:
     assert all(c.time is None for c in game.clicks)
 
 
+def test_a_record_whose_moves_do_not_end_as_it_says_is_refused() -> None:
+    # The same checks as `mineproof replay`: the outcome stated must be where the moves lead.
+    assert RECORD["outcome"] == "lost"
+    with pytest.raises(FormatError, match="the replay ends lost, the record says won"):
+        read_record({**RECORD, "outcome": "won"})
+    with pytest.raises(FormatError, match="the replay ends stuck, the record says lost"):
+        read_record({**RECORD, "moves": RECORD["moves"][:3]})
+    with pytest.raises(FormatError, match="opens other cells than recorded"):
+        moves = [dict(m) for m in RECORD["moves"]]
+        moves[0]["opened"] = moves[0]["opened"][:1]
+        read_record({**RECORD, "moves": moves})
+
+
 def test_each_click_is_what_the_docstring_says() -> None:
     review = review_game(read_record(RECORD))
     kinds = [None if c.judgement is None else c.judgement.kind for c in review.clicks]

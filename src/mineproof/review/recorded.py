@@ -31,7 +31,7 @@ from mineproof.board import MAX_SIDE, Layout, cell_name
 from mineproof.errors import ArgumentError, FormatError, MineproofError
 from mineproof.formats import parse_layout_text
 from mineproof.game import Game
-from mineproof.play.replay import check_record, load_record
+from mineproof.play.replay import load_record, replay
 
 __all__ = [
     "MAX_REPLAY_BYTES",
@@ -179,8 +179,9 @@ def read_file(data: bytes, name: str) -> RecordedGame:
 def read_record(record: dict[str, Any]) -> RecordedGame:
     """Return a game recorded by mineproof (``mineproof bench --record``; see
     :func:`mineproof.play.replay.check_record`), without times. Raises ``FormatError`` when the
-    record is malformed or its moves do not replay."""
-    check_record(record)
+    record is malformed or does not replay as recorded (see :func:`mineproof.play.replay.replay`:
+    the same checks as ``mineproof replay``, its outcome included)."""
+    replay(record)
     width, height, mines = record["width"], record["height"], record["mines"]
     layout = parse_layout_text(f"{width}x{height}x{mines}\n" + "\n".join(record["layout"]))
     moves = [(None, m["action"], m["cell"][0], m["cell"][1]) for m in record["moves"]]
