@@ -192,6 +192,16 @@ def _scheduler_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _force_argument(parser: argparse.ArgumentParser, flag: str) -> None:
+    """Add ``--force``: replace an earlier run's files in the folder of ``flag``."""
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help=f"replace the files an earlier run left in the {flag} folder (without it, such a "
+        "folder is refused)",
+    )
+
+
 @contextmanager
 def _executor(address: str | None) -> Iterator[Executor | None]:
     """Yield a Dask cluster's executor for ``address``, or None for local processes; the
@@ -325,6 +335,7 @@ def _parser() -> argparse.ArgumentParser:
     ge.add_argument("--format", choices=["text", "mbf", "json"], default="text")
     _scheduler_argument(ge)
     ge.add_argument("--out", metavar="DIR", help="folder for MBF files and their manifest")
+    _force_argument(ge, "--out")
 
     be = sub.add_parser(
         "bench",
@@ -345,6 +356,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     be.add_argument("--json", action="store_true", help="print one JSON object")
     be.add_argument("--record", metavar="DIR", help="keep every game as JSON in DIR")
+    _force_argument(be, "--record")
     _scheduler_argument(be)
 
     rp = sub.add_parser(
@@ -522,7 +534,7 @@ def _bench(args: argparse.Namespace) -> str:
     request = BenchRequest(board, mines, args.rules, args.strategy, args.seed, bool(args.record))
     keep = None
     if args.record:
-        folder = _make_folder(Path(args.record), "--record")
+        folder = _claim_folder(Path(args.record), "--record", args.force)
         digits = _digits(args.games)
 
         def keep(record: dict[str, Any]) -> None:
@@ -778,7 +790,7 @@ def _generate(args: argparse.Namespace) -> str | None:
         args.sampler,
     )
     request.check()
-    folder = _make_folder(Path(args.out), "--out") if args.out else None
+    folder = _claim_folder(Path(args.out), "--out", args.force) if args.out else None
 
     def show(item: BatchItem) -> str:
         return item.to_text(seed) if args.format == "text" else json.dumps(item.to_json(seed))
@@ -858,7 +870,51 @@ def _make_folder(folder: Path, flag: str) -> Path:
     return folder
 
 
-_BOARD_FILE = re.compile(r"board-[0-9]+\.mbf")
+_RUN_FILE = re.compile(
+    r"(board-[0-9]+\.mbf|game-[0-9]+\.json|manifest\.jsonl|boards\.jsonl|boards\.txt)(\.tmp)?"
+)
+"""The names of the files a run of ``generate --out`` or ``bench --record`` writes, and of
+their temporary files."""
+
+
+def _claim_folder(folder: Path, flag: str, force: bool) -> Path:
+    """Return ``folder`` for the files of one run, made if needed.
+
+    A folder holds the files of one run, never a mix of two. One that already holds files a
+    run writes (:data:`_RUN_FILE`: boards, games, a manifest, their temporary files) is refused
+    before any work is done, unless ``force``: then they are removed first, and a line on
+    standard error says how many. Other files are left as they are. Raises ``ArgumentError``
+    naming ``flag`` when the folder cannot be made or read, holds such files without ``force``,
+    or one of them cannot be removed.
+    """
+    _make_folder(folder, flag)
+    try:
+        earlier = sorted(
+            entry.name for entry in folder.iterdir() if _RUN_FILE.fullmatch(entry.name)
+        )
+    except OSError as exc:
+        raise ArgumentError(
+            f"{flag} {folder}: cannot read the folder: {exc.strerror or exc}"
+        ) from exc
+    if not earlier:
+        return folder
+    if not force:
+        shown = ", ".join(earlier[:3])
+        if len(earlier) > 3:
+            shown += f" and {len(earlier) - 3:,} more"
+        raise ArgumentError(
+            f"{flag} {folder} holds the files of an earlier run ({shown}): "
+            "give a new or empty folder, or --force to replace them",
+            name=flag,
+        )
+    for name in earlier:
+        _remove(folder / name)
+    print(
+        f"mineproof: removed {len(earlier):,} file{'' if len(earlier) == 1 else 's'} "
+        f"of an earlier run from {folder}",
+        file=sys.stderr,
+    )
+    return folder
 
 
 def _write_mbf(
@@ -870,14 +926,13 @@ def _write_mbf(
 ) -> str:
     """Write one MBF per board as each comes, and its line of the manifest right after it.
 
-    The boards a manifest already in ``folder`` lists (an earlier run) are removed first, so the
-    folder holds one batch. Each file is written whole (through a temporary file) and the
-    manifest lists exactly the files written, also when an error or Ctrl+C stops the run: a
-    board whose manifest line could not follow is removed. Returns the summary line; raises
+    The folder holds no earlier run's files (see :func:`_claim_folder`). Each file is written
+    whole (through a temporary file) and the manifest lists exactly the files written, also
+    when an error or Ctrl+C stops the run: a board whose manifest line could not follow is
+    removed. Returns the summary line; raises
     ``ArgumentError`` when a file cannot be written, and what making the boards raises.
     """
     manifest = folder / "manifest.jsonl"
-    _remove_previous_batch(folder, manifest)
     done = 0
     try:
         with manifest.open("w", encoding="utf-8") as listing:
@@ -900,29 +955,6 @@ def _write_mbf(
     except OSError as exc:
         raise ArgumentError(f"cannot write {manifest}: {exc.strerror or exc}") from exc
     return f"wrote {done} boards and manifest.jsonl to {folder}"
-
-
-def _remove_previous_batch(folder: Path, manifest: Path) -> None:
-    """Remove the board files an earlier manifest in ``folder`` lists, and their temporary
-    files; raises ``ArgumentError`` when one cannot be removed."""
-    try:
-        with manifest.open(encoding="utf-8", errors="replace") as listing:
-            names = []
-            for line in listing:
-                try:
-                    name = json.loads(line).get("file")
-                except (ValueError, AttributeError, RecursionError):
-                    continue
-                if isinstance(name, str) and _BOARD_FILE.fullmatch(name):
-                    names.append(name)
-    except FileNotFoundError:
-        names = []
-    except OSError as exc:
-        raise ArgumentError(f"cannot read {manifest}: {exc.strerror or exc}") from exc
-    for name in names:
-        _remove(folder / name)
-    for tmp in folder.glob("board-*.mbf.tmp"):
-        _remove(tmp)
 
 
 def _remove(path: Path) -> None:
