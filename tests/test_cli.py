@@ -201,7 +201,7 @@ def test_generate_window_no_board_meets_is_one_line(capsys: pytest.CaptureFixtur
     assert status == 1 and out == ""
     assert err == (
         "mineproof: error: no guess-free 6x1 board with 1 mine whose hardest step is level 3 "
-        f"({LEVEL_NAMES[3]}) found after 20000 layouts\n"
+        f"({LEVEL_NAMES[3]}) found after 20,000 layouts\n"
     )
 
 
