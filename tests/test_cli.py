@@ -809,3 +809,22 @@ def test_help_prints_no_doubled_percent(capsys: pytest.CaptureFixture[str], comm
         main([command, "--help"])
     out, _ = capsys.readouterr()
     assert exc.value.code == 0 and command in out and "%%" not in out
+
+
+def test_a_board_that_takes_long_shows_its_progress_on_a_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ["generate", "--width", "16", "--height", "16", "--mines", "60", "--seed", "1"]
+    status, quiet, err = run(capsys, *args)
+    assert status == 0 and err == ""  # not a terminal: nothing
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    # Every report drawn, as on a board that takes long.
+    monkeypatch.setattr("mineproof.cli._BoardNote.NOTE_AFTER", 0.0)
+    monkeypatch.setattr("mineproof.cli._BoardNote.NOTE_EVERY", 0.0)
+    status, out, err = run(capsys, *args)
+    assert status == 0 and out == quiet
+    notes = err.split("\r\x1b[K")
+    assert notes[0] == "" and notes[-1] == ""  # erased before the board is printed
+    assert notes[1].startswith("board 1: 1 layout tried (")
+    assert any(", 1 change tried (" in note for note in notes)
+    assert any("changes tried; grading: 1 step (" in note for note in notes)

@@ -19,7 +19,7 @@ from scipy.optimize import (  # type: ignore[import-untyped]
     milp,
 )
 
-from mineproof.batch import BatchRequest, run_batch
+from mineproof.batch import BatchRequest, iter_batch, run_batch
 from mineproof.board import Board, Layout
 from mineproof.cli import main
 from mineproof.errors import ArgumentError
@@ -604,3 +604,15 @@ def test_progress_is_told_every_layout_and_change_and_changes_nothing() -> None:
     told.clear()
     generate(board, 40, random.Random(4), sampler="exact", progress=lambda *w: told.append(w))
     assert told == [(k, 0) for k in range(1, len(told) + 1)]
+
+
+def test_a_batch_tells_the_work_on_each_board_and_its_grading() -> None:
+    request = BatchRequest(Board(16, 16), 60, "opening", None, 5, 1, seed=2)
+    told: list[tuple[int, int, int, int]] = []
+    items = list(iter_batch(request, 2, progress=lambda *work: told.append(work)))
+    assert [i.generated for i in items] == [i.generated for i in run_batch(request, 2)]
+    for index, item in enumerate(items):
+        mine = [work for work in told if work[0] == index]
+        steps = [work[3] for work in mine if work[3]]
+        assert steps == list(range(1, sum(item.grade.steps.values()) + 1))
+        assert mine[-1][1] >= 1 and mine[0][3] == 0

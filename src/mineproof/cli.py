@@ -20,6 +20,7 @@ import re
 import secrets
 import sqlite3
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from contextlib import closing, contextmanager, suppress
@@ -768,6 +769,51 @@ def _end_bar() -> None:
         print(file=sys.stderr)
 
 
+class _BoardNote:
+    """A line on standard error (a terminal) while one board takes long: the fresh layouts and
+    changes tried for it so far, then the steps of its grading (see
+    :data:`~mineproof.batch.BoardProgress`), from :data:`NOTE_AFTER` seconds into the board,
+    redrawn at most every :data:`NOTE_EVERY` seconds (so the many reports of a fast board cost
+    a clock read each). :meth:`clear` erases it before a board or a bar is drawn."""
+
+    NOTE_AFTER = 1.0
+    NOTE_EVERY = 0.25
+
+    def __init__(self) -> None:
+        self.index = -1
+        self.since = self.next = 0.0
+        self.shown = False
+
+    def __call__(self, index: int, layouts: int, changes: int, steps: int) -> None:
+        now = time.monotonic()
+        if index != self.index:
+            self.index, self.since, self.next = index, now, now + self.NOTE_AFTER
+        if now < self.next:
+            return
+        self.next = now + self.NOTE_EVERY
+        tried = f"{layouts:,} layout{'' if layouts == 1 else 's'}"
+        if changes:
+            tried += f", {changes:,} change{'' if changes == 1 else 's'}"
+        grading = f"; grading: {steps:,} step{'' if steps == 1 else 's'}" if steps else ""
+        line = f"board {index + 1}: {tried} tried{grading} ({now - self.since:.0f} s)"
+        print(f"\r\033[K{line}", end="", file=sys.stderr, flush=True)
+        self.shown = _bar_open[0] = True
+
+    def clear(self) -> None:
+        """Erase the note, if one is shown."""
+        if self.shown:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+            self.shown = _bar_open[0] = False
+
+
+def _noted(boards: Iterable[BatchItem], note: _BoardNote | None) -> Iterator[BatchItem]:
+    """Yield the ``boards``, erasing the ``note`` of each before it is written."""
+    for item in boards:
+        if note is not None:
+            note.clear()
+        yield item
+
+
 def _generate(args: argparse.Namespace) -> str | None:
     """Make the boards and write each as soon as it is made, in index order: printed (text or
     JSON lines), or into ``--out``. Returns the summary line for files, None when printed."""
@@ -795,10 +841,12 @@ def _generate(args: argparse.Namespace) -> str | None:
     def show(item: BatchItem) -> str:
         return item.to_text(seed) if args.format == "text" else json.dumps(item.to_json(seed))
 
+    note = _BoardNote() if sys.stderr.isatty() else None
     with (
         _executor(args.scheduler) as executor,
-        closing(iter_batch(request, args.count, args.jobs, executor)) as boards,
+        closing(iter_batch(request, args.count, args.jobs, executor, note)) as made,
     ):
+        boards = _noted(made, note)
         if folder is None:
             # Printed boards show their own progress on a terminal; a bar would cut them.
             progress = None if sys.stdout.isatty() else _progress(args.count)
