@@ -8,10 +8,11 @@ and p90 CPU time per board (CPU, not wall time: the machines these run on are sh
 hardest step of every board made: the engine's (the lowest level at each step) and, with
 ``--grade``, the technique ladder's (:func:`mineproof.logic.grade`, one explained deduction at
 a time, much slower). A board outside its window is reported and makes
-the script exit with status 1.
+the script exit with status 1. ``--sampler exact`` times the exact sampler instead of the
+default ``auto`` (window ``1-5``: no window).
 
 Usage: python benchmarks/bench_windows.py [--boards N] [--seed S] [--grade]
-       [--sizes 16x16x40,30x16x99] [--windows 3-3,4-4,5-5,1-2]
+       [--sizes 16x16x40,30x16x99] [--windows 3-3,4-4,5-5,1-2] [--sampler auto|exact|perturb]
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from collections import Counter
 
 from mineproof.batch import board_rng
 from mineproof.board import Board, Layout
-from mineproof.generate import GenerationError, generate
+from mineproof.generate import GenerationError, Sampler, generate
 from mineproof.logic import Engine, grade
 
 
@@ -50,6 +51,7 @@ def run(
     boards: int,
     seed: int,
     ladder: bool,
+    sampler: Sampler = "auto",
 ) -> bool:
     """Benchmark one size and window, print its figures; return whether every board fits."""
     board = Board(width, height)
@@ -62,7 +64,9 @@ def run(
     for index in range(boards):
         t = time.process_time()
         try:
-            made = generate(board, mines, board_rng(seed, index), min_level=low, max_level=high)
+            made = generate(
+                board, mines, board_rng(seed, index), min_level=low, max_level=high, sampler=sampler
+            )
         except GenerationError:
             times.append(time.process_time() - t)
             failed += 1
@@ -111,13 +115,20 @@ def main() -> int:
     parser.add_argument("--sizes", default="16x16x40,30x16x99")
     parser.add_argument("--windows", default="3-3,4-4,5-5,1-2")
     parser.add_argument("--grade", action="store_true", help="check every board with grade too")
+    parser.add_argument("--sampler", choices=["auto", "exact", "perturb"], default="auto")
     args = parser.parse_args()
     ok = True
-    print(f"seed {args.seed}, {args.boards} boards per size and window, opening at the centre")
+    print(
+        f"seed {args.seed}, {args.boards} boards per size and window, opening at the centre, "
+        f"{args.sampler} sampler"
+    )
     for size in args.sizes.split(","):
         width, height, mines = _size(size)
-        for window in args.windows.split(","):
-            ok &= run(width, height, mines, _window(window), args.boards, args.seed, args.grade)
+        for text in args.windows.split(","):
+            window = _window(text)
+            ok &= run(
+                width, height, mines, window, args.boards, args.seed, args.grade, args.sampler
+            )
     return 0 if ok else 1
 
 

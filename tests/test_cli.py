@@ -213,7 +213,7 @@ def test_generate_window_no_board_meets_is_one_line(capsys: pytest.CaptureFixtur
     assert status == 1 and out == ""
     assert err == (
         "mineproof: error: no guess-free 6x1 board with 1 mine whose hardest step is level 3 "
-        f"({LEVEL_NAMES[3]}) found after 20000 layouts\n"
+        f"({LEVEL_NAMES[3]}) found after 20,000 layouts\n"
     )
 
 
@@ -607,22 +607,75 @@ def test_generate_stops_mid_way_with_the_boards_made_whole(
     assert sorted(p.name for p in folder.iterdir()) == [*listed, "manifest.jsonl"]
 
 
-def test_generate_into_a_folder_replaces_the_earlier_batch(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def _files(folder: Path) -> dict[str, bytes]:
+    """Return every file of ``folder`` by name, with its bytes."""
+    return {path.name: path.read_bytes() for path in folder.iterdir()}
+
+
+@pytest.mark.parametrize(
+    ("first", "again"),
+    [
+        # An interrupted run, then a smaller one: the earlier boards used to be deleted.
+        (
+            ["generate", "--level", "beginner", "--count", "5", "--format", "mbf", "--seed", "1"],
+            ["generate", "--level", "beginner", "--count", "2", "--format", "mbf", "--seed", "2"],
+        ),
+        # The other way: the files of the first run used to be kept among the second's.
+        (
+            ["bench", "--level", "beginner", "--games", "5"],
+            ["bench", "--level", "beginner", "--games", "2", "--seed", "1"],
+        ),
+        (
+            ["generate", "--level", "beginner", "--count", "2", "--format", "json"],
+            ["generate", "--level", "beginner", "--count", "2"],
+        ),
+        (
+            ["bench", "--level", "beginner", "--games", "2"],
+            ["generate", "--level", "beginner", "--count", "2", "--format", "mbf"],
+        ),
+    ],
+)
+def test_a_folder_with_an_earlier_run_is_refused_unless_forced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], first: list[str], again: list[str]
 ) -> None:
-    folder = tmp_path / "boards"
-    args = ["generate", "--level", "beginner", "--format", "mbf", "--out", str(folder)]
-    assert run(capsys, *args, "--count", "4", "--seed", "1")[0] == 0
+    folder = tmp_path / "run"
+    flag = "--record" if first[0] == "bench" else "--out"
+    assert run(capsys, *first, flag, str(folder))[0] == 0
     (folder / "notes.txt").write_text("mine")
     (folder / "board-00009.mbf.tmp").write_bytes(b"half")  # left by a killed run
-    status, out, _ = run(capsys, *args, "--count", "2", "--seed", "2")
-    assert status == 0 and out == f"wrote 2 boards and manifest.jsonl to {folder}\n"
-    names = sorted(p.name for p in folder.iterdir())
-    assert names == ["board-00001.mbf", "board-00002.mbf", "manifest.jsonl", "notes.txt"]
-    text = ["generate", "--level", "beginner", "--count", "3", "--out", str(tmp_path / "t")]
-    status, out, _ = run(capsys, *text)
-    assert status == 0 and out.startswith("wrote 3 boards to ")
-    assert len(_boards((tmp_path / "t" / "boards.txt").read_text())) == 3
+    before = _files(folder)
+    flag = "--record" if again[0] == "bench" else "--out"
+    status, out, err = run(capsys, *again, flag, str(folder))
+    assert status == 1 and out == ""
+    assert err.startswith(f"mineproof: error: {flag} {folder} holds the files of an earlier run (")
+    assert err.endswith("give a new or empty folder, or --force to replace them\n")
+    assert _files(folder) == before  # nothing lost, nothing added
+    status, out, err = run(capsys, *again, flag, str(folder), "--force")
+    assert status == 0
+    earlier = len(before) - 1  # all but notes.txt
+    assert err == f"mineproof: removed {earlier} files of an earlier run from {folder}\n"
+    # The folder holds this run's files only, and the notes.
+    made = sorted(_files(folder))
+    if again[0] == "bench":
+        assert made == ["game-00001.json", "game-00002.json", "notes.txt"]
+    elif "mbf" in again:
+        assert made == ["board-00001.mbf", "board-00002.mbf", "manifest.jsonl", "notes.txt"]
+    else:
+        assert made == ["boards.txt", "notes.txt"]
+        assert len(_boards((folder / "boards.txt").read_text())) == 2
+    assert (folder / "notes.txt").read_text() == "mine"
+
+
+def test_a_folder_of_other_files_is_written_into(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    (tmp_path / "board.mbf").write_bytes(b"not ours")
+    args = ["generate", "--level", "beginner", "--count", "2", "--format", "mbf"]
+    status, out, err = run(capsys, *args, "--out", str(tmp_path))
+    assert status == 0 and err == "" and out == f"wrote 2 boards and manifest.jsonl to {tmp_path}\n"
+    names = ["board-00001.mbf", "board-00002.mbf", "board.mbf", "manifest.jsonl", "notes.txt"]
+    assert sorted(_files(tmp_path)) == names
 
 
 def _proc_children(pid: int) -> set[int]:
@@ -768,3 +821,22 @@ def test_help_prints_no_doubled_percent(capsys: pytest.CaptureFixture[str], comm
         main([command, "--help"])
     out, _ = capsys.readouterr()
     assert exc.value.code == 0 and command in out and "%%" not in out
+
+
+def test_a_board_that_takes_long_shows_its_progress_on_a_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ["generate", "--width", "16", "--height", "16", "--mines", "60", "--seed", "1"]
+    status, quiet, err = run(capsys, *args)
+    assert status == 0 and err == ""  # not a terminal: nothing
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    # Every report drawn, as on a board that takes long.
+    monkeypatch.setattr("mineproof.cli._BoardNote.NOTE_AFTER", 0.0)
+    monkeypatch.setattr("mineproof.cli._BoardNote.NOTE_EVERY", 0.0)
+    status, out, err = run(capsys, *args)
+    assert status == 0 and out == quiet
+    notes = err.split("\r\x1b[K")
+    assert notes[0] == "" and notes[-1] == ""  # erased before the board is printed
+    assert notes[1].startswith("board 1: 1 layout tried (")
+    assert any(", 1 change tried (" in note for note in notes)
+    assert any("changes tried; grading: 1 step (" in note for note in notes)

@@ -7,7 +7,7 @@ import random
 import re
 import time
 from collections.abc import Iterable
-from itertools import combinations
+from itertools import combinations, pairwise
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +19,7 @@ from scipy.optimize import (  # type: ignore[import-untyped]
     milp,
 )
 
-from mineproof.batch import BatchRequest, run_batch
+from mineproof.batch import BatchRequest, iter_batch, run_batch
 from mineproof.board import Board, Layout
 from mineproof.cli import main
 from mineproof.errors import ArgumentError
@@ -489,11 +489,17 @@ def _oracle_level(layout: Layout, start: tuple[int, int]) -> int | None:
     ],
 )
 def test_cli_sampler(
-    capsys: pytest.CaptureFixture[str], argv: list[str], sampler: str | None
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    sampler: str | None,
 ) -> None:
-    status, out, err = run(capsys, "generate", *argv, "--seed", "2", "--format", "json")
     if sampler is None:  # rejection at this density finds nothing in its budget: it says so
-        assert status == 1 and "by exact sampling" in err and "--sampler perturb" in err
+        monkeypatch.setattr("mineproof.generate.EXACT_LAYOUTS", 2)  # 400 layouts, not 200,000
+    status, out, err = run(capsys, "generate", *argv, "--seed", "2", "--format", "json")
+    if sampler is None:
+        assert status == 1 and "after 400 layouts by exact sampling (" in err
+        assert "--sampler perturb" in err
         return
     assert status == 0, err
     data = json.loads(out)
@@ -529,3 +535,84 @@ def test_auto_keeps_rejecting_past_a_small_budget(seed: int) -> None:
     made = generate(Board(30, 16), 99, random.Random(seed), start=(0, 0), budget=40)
     assert made.sampler == "exact"
     assert solve(made.layout, (0, 0)).solved
+
+
+def test_an_exact_failure_says_how_many_layouts_were_guess_free(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Most beginner layouts are guess-free; one needing a case analysis is rare. The message
+    # used to say that none of the layouts was guess-free. The count is checked by the
+    # independent logician on the same layouts (drawn here as the sampler draws them).
+    monkeypatch.setattr("mineproof.generate.EXACT_LAYOUTS", 60)
+    board, start = Board(9, 9), (4, 4)
+    rng = random.Random(3)
+    levels = [
+        _oracle_level(Layout.random(board, 10, rng, start, "opening"), start) for _ in range(60)
+    ]
+    assert 4 not in levels
+    guess_free = sum(level is not None for level in levels)
+    with pytest.raises(GenerationError) as caught:
+        generate(board, 10, random.Random(3), min_level=4, max_level=4, sampler="exact", budget=1)
+    assert str(caught.value) == (
+        f"no guess-free 9x9 board with 10 mines whose hardest step is level 4 "
+        f"({LEVEL_NAMES[4]}) found after 60 layouts by exact sampling ({guess_free} of them "
+        "guess-free, none within the window; --sampler perturb or chain searches)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("mines", "low", "high"), [(10, 1, 1), (10, 2, 2), (10, 5, 5), (10, 2, 5), (20, 2, 5)]
+)
+def test_the_exact_sampler_in_a_window_is_plain_rejection(mines: int, low: int, high: int) -> None:
+    # On the same seeds, the exact sampler with a window and a plain rejection written here
+    # (uniform layouts until the independent logician grades one within the window) draw the
+    # same boards: the sampler's shortcuts only skip layouts the window rejects, so its draw
+    # stays uniform over the boards of the window. With 20 mines most layouts need a guess
+    # (the sampler then solves each quickly first), with 10 most are guess-free.
+    board, start = Board(9, 9), (4, 4)
+    for seed in range(6):
+        rng = random.Random(seed)
+        while True:
+            layout = Layout.random(board, mines, rng, start, "opening")
+            level = _oracle_level(layout, start)
+            if level is not None and low <= level <= high:
+                break
+        made = generate(
+            board, mines, random.Random(seed), start=start, min_level=low, max_level=high,
+            sampler="exact",
+        )  # fmt: skip
+        assert (made.layout, made.level, made.sampler) == (layout, level, "exact")
+
+
+def test_the_exact_sampler_draws_enough_layouts_for_a_dense_expert_board() -> None:
+    # About one 30x16 layout with 130 mines in 5,000 is guess-free (opened at the centre): the
+    # exact sampler used to give up after 200 layouts. The board is checked by the
+    # independent logician.
+    made = generate(Board(30, 16), 130, random.Random(1), sampler="exact")
+    assert made.sampler == "exact" and made.layout.mine_count == 130
+    assert _oracle_level(made.layout, made.start) is not None
+
+
+def test_progress_is_told_every_layout_and_change_and_changes_nothing() -> None:
+    # Dense: the perturb sampler makes changes. The board is the same with or without a report.
+    board = Board(16, 16)
+    told: list[tuple[int, int]] = []
+    made = generate(board, 60, random.Random(4), progress=lambda *work: told.append(work))
+    assert made == generate(board, 60, random.Random(4))
+    assert told and told[-1][1] > 0
+    assert all(b[0] + b[1] == a[0] + a[1] + 1 for a, b in pairwise([(0, 0), *told]))
+    told.clear()
+    generate(board, 40, random.Random(4), sampler="exact", progress=lambda *w: told.append(w))
+    assert told == [(k, 0) for k in range(1, len(told) + 1)]
+
+
+def test_a_batch_tells_the_work_on_each_board_and_its_grading() -> None:
+    request = BatchRequest(Board(16, 16), 60, "opening", None, 5, 1, seed=2)
+    told: list[tuple[int, int, int, int]] = []
+    items = list(iter_batch(request, 2, progress=lambda *work: told.append(work)))
+    assert [i.generated for i in items] == [i.generated for i in run_batch(request, 2)]
+    for index, item in enumerate(items):
+        mine = [work for work in told if work[0] == index]
+        steps = [work[3] for work in mine if work[3]]
+        assert steps == list(range(1, sum(item.grade.steps.values()) + 1))
+        assert mine[-1][1] >= 1 and mine[0][3] == 0

@@ -6,6 +6,7 @@ depends on nothing but its seed and index; jobs only change which process makes 
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Generator
 from concurrent.futures import Executor
@@ -14,17 +15,39 @@ from typing import Any
 
 from mineproof.board import Board, cell_name
 from mineproof.formats import format_layout_text
-from mineproof.generate import Generated, Sampler, StartRule, check_arguments, generate
+from mineproof.generate import (
+    Generated,
+    Progress,
+    Sampler,
+    StartRule,
+    check_arguments,
+    generate,
+)
 from mineproof.logic import Engine, Grade, grade
 from mineproof.parallel import ordered_map
 from mineproof.position import Position
 
-__all__ = ["BatchItem", "BatchRequest", "board_rng", "iter_batch", "pre_revealed", "run_batch"]
+__all__ = [
+    "BatchItem",
+    "BatchRequest",
+    "BoardProgress",
+    "board_rng",
+    "iter_batch",
+    "pre_revealed",
+    "run_batch",
+]
 
 
 def board_rng(seed: int, index: int) -> random.Random:
     """Return the random generator of board ``index`` of the batch with ``seed``."""
     return random.Random(f"mineproof:{seed}:{index}")
+
+
+BoardProgress = Callable[[int, int, int, int], None]
+"""Told the work done so far on one board of a batch: ``(index, layouts, changes, steps)``, the
+fresh layouts drawn and the changes tried while it is made (see
+:data:`~mineproof.generate.Progress`), then the steps of the solve that grades it (0 until
+then). Called after each, so it must be quick."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +70,22 @@ class BatchRequest:
             self.board, self.mines, self.rule, self.start, self.max_level, self.min_level
         )
 
-    def make(self, index: int) -> BatchItem:
-        """Return board ``index`` of the batch, verified and graded."""
+    def make(self, index: int, progress: BoardProgress | None = None) -> BatchItem:
+        """Return board ``index`` of the batch, verified and graded; ``progress`` is told the
+        work done on it (see :data:`BoardProgress`). Raises what
+        :func:`~mineproof.generate.generate` raises."""
+        making: Progress | None = None
+        grading: Callable[[int], None] | None = None
+        if progress is not None:
+            tell, made = progress, [0, 0]
+
+            def making(layouts: int, changes: int) -> None:
+                made[:] = layouts, changes
+                tell(index, layouts, changes, 0)
+
+            def grading(steps: int) -> None:
+                tell(index, made[0], made[1], steps)
+
         generated = generate(
             self.board,
             self.mines,
@@ -58,8 +95,9 @@ class BatchRequest:
             max_level=self.max_level,
             min_level=self.min_level,
             sampler=self.sampler,
+            progress=making,
         )
-        graded = grade(generated.layout, generated.start)
+        graded = grade(generated.layout, generated.start, grading)
         shown = pre_revealed(generated, self.reveal) if self.reveal else None
         return BatchItem(index, self.rule, generated, graded, shown)
 
@@ -132,7 +170,11 @@ def pre_revealed(generated: Generated, rounds: int) -> Position:
 
 
 def iter_batch(
-    request: BatchRequest, count: int, jobs: int = 1, executor: Executor | None = None
+    request: BatchRequest,
+    count: int,
+    jobs: int = 1,
+    executor: Executor | None = None,
+    progress: BoardProgress | None = None,
 ) -> Generator[BatchItem, None, None]:
     """Yield ``count`` boards of ``request`` in index order, each as soon as it is made.
 
@@ -141,9 +183,13 @@ def iter_batch(
     ``count``. The boards are the same whatever ``jobs``. Close the iterator (or let it go) to
     stop early: the local workers are ended at once. Raises what :meth:`BatchRequest.make`
     raises (``ArgumentError`` when no board meets the request), once the boards before are
-    yielded.
+    yielded. ``progress``, when the boards are made in this process (one job, no executor), is
+    told the work done on each board (see :data:`BoardProgress`); workers elsewhere tell
+    nothing.
     """
-    return ordered_map(request.make, range(count), jobs, executor)
+    if progress is None or jobs > 1 or executor is not None:
+        return ordered_map(request.make, range(count), jobs, executor)
+    return ordered_map(functools.partial(request.make, progress=progress), range(count))
 
 
 def run_batch(

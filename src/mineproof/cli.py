@@ -20,6 +20,7 @@ import re
 import secrets
 import sqlite3
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from contextlib import closing, contextmanager, suppress
@@ -192,6 +193,16 @@ def _scheduler_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _force_argument(parser: argparse.ArgumentParser, flag: str) -> None:
+    """Add ``--force``: replace an earlier run's files in the folder of ``flag``."""
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help=f"replace the files an earlier run left in the {flag} folder (without it, such a "
+        "folder is refused)",
+    )
+
+
 @contextmanager
 def _executor(address: str | None) -> Iterator[Executor | None]:
     """Yield a Dask cluster's executor for ``address``, or None for local processes; the
@@ -325,6 +336,7 @@ def _parser() -> argparse.ArgumentParser:
     ge.add_argument("--format", choices=["text", "mbf", "json"], default="text")
     _scheduler_argument(ge)
     ge.add_argument("--out", metavar="DIR", help="folder for MBF files and their manifest")
+    _force_argument(ge, "--out")
 
     be = sub.add_parser(
         "bench",
@@ -345,6 +357,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     be.add_argument("--json", action="store_true", help="print one JSON object")
     be.add_argument("--record", metavar="DIR", help="keep every game as JSON in DIR")
+    _force_argument(be, "--record")
     _scheduler_argument(be)
 
     rp = sub.add_parser(
@@ -522,7 +535,7 @@ def _bench(args: argparse.Namespace) -> str:
     request = BenchRequest(board, mines, args.rules, args.strategy, args.seed, bool(args.record))
     keep = None
     if args.record:
-        folder = _make_folder(Path(args.record), "--record")
+        folder = _claim_folder(Path(args.record), "--record", args.force)
         digits = _digits(args.games)
 
         def keep(record: dict[str, Any]) -> None:
@@ -756,6 +769,51 @@ def _end_bar() -> None:
         print(file=sys.stderr)
 
 
+class _BoardNote:
+    """A line on standard error (a terminal) while one board takes long: the fresh layouts and
+    changes tried for it so far, then the steps of its grading (see
+    :data:`~mineproof.batch.BoardProgress`), from :data:`NOTE_AFTER` seconds into the board,
+    redrawn at most every :data:`NOTE_EVERY` seconds (so the many reports of a fast board cost
+    a clock read each). :meth:`clear` erases it before a board or a bar is drawn."""
+
+    NOTE_AFTER = 1.0
+    NOTE_EVERY = 0.25
+
+    def __init__(self) -> None:
+        self.index = -1
+        self.since = self.next = 0.0
+        self.shown = False
+
+    def __call__(self, index: int, layouts: int, changes: int, steps: int) -> None:
+        now = time.monotonic()
+        if index != self.index:
+            self.index, self.since, self.next = index, now, now + self.NOTE_AFTER
+        if now < self.next:
+            return
+        self.next = now + self.NOTE_EVERY
+        tried = f"{layouts:,} layout{'' if layouts == 1 else 's'}"
+        if changes:
+            tried += f", {changes:,} change{'' if changes == 1 else 's'}"
+        grading = f"; grading: {steps:,} step{'' if steps == 1 else 's'}" if steps else ""
+        line = f"board {index + 1}: {tried} tried{grading} ({now - self.since:.0f} s)"
+        print(f"\r\033[K{line}", end="", file=sys.stderr, flush=True)
+        self.shown = _bar_open[0] = True
+
+    def clear(self) -> None:
+        """Erase the note, if one is shown."""
+        if self.shown:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+            self.shown = _bar_open[0] = False
+
+
+def _noted(boards: Iterable[BatchItem], note: _BoardNote | None) -> Iterator[BatchItem]:
+    """Yield the ``boards``, erasing the ``note`` of each before it is written."""
+    for item in boards:
+        if note is not None:
+            note.clear()
+        yield item
+
+
 def _generate(args: argparse.Namespace) -> str | None:
     """Make the boards and write each as soon as it is made, in index order: printed (text or
     JSON lines), or into ``--out``. Returns the summary line for files, None when printed."""
@@ -778,15 +836,17 @@ def _generate(args: argparse.Namespace) -> str | None:
         args.sampler,
     )
     request.check()
-    folder = _make_folder(Path(args.out), "--out") if args.out else None
+    folder = _claim_folder(Path(args.out), "--out", args.force) if args.out else None
 
     def show(item: BatchItem) -> str:
         return item.to_text(seed) if args.format == "text" else json.dumps(item.to_json(seed))
 
+    note = _BoardNote() if sys.stderr.isatty() else None
     with (
         _executor(args.scheduler) as executor,
-        closing(iter_batch(request, args.count, args.jobs, executor)) as boards,
+        closing(iter_batch(request, args.count, args.jobs, executor, note)) as made,
     ):
+        boards = _noted(made, note)
         if folder is None:
             # Printed boards show their own progress on a terminal; a bar would cut them.
             progress = None if sys.stdout.isatty() else _progress(args.count)
@@ -858,7 +918,51 @@ def _make_folder(folder: Path, flag: str) -> Path:
     return folder
 
 
-_BOARD_FILE = re.compile(r"board-[0-9]+\.mbf")
+_RUN_FILE = re.compile(
+    r"(board-[0-9]+\.mbf|game-[0-9]+\.json|manifest\.jsonl|boards\.jsonl|boards\.txt)(\.tmp)?"
+)
+"""The names of the files a run of ``generate --out`` or ``bench --record`` writes, and of
+their temporary files."""
+
+
+def _claim_folder(folder: Path, flag: str, force: bool) -> Path:
+    """Return ``folder`` for the files of one run, made if needed.
+
+    A folder holds the files of one run, never a mix of two. One that already holds files a
+    run writes (:data:`_RUN_FILE`: boards, games, a manifest, their temporary files) is refused
+    before any work is done, unless ``force``: then they are removed first, and a line on
+    standard error says how many. Other files are left as they are. Raises ``ArgumentError``
+    naming ``flag`` when the folder cannot be made or read, holds such files without ``force``,
+    or one of them cannot be removed.
+    """
+    _make_folder(folder, flag)
+    try:
+        earlier = sorted(
+            entry.name for entry in folder.iterdir() if _RUN_FILE.fullmatch(entry.name)
+        )
+    except OSError as exc:
+        raise ArgumentError(
+            f"{flag} {folder}: cannot read the folder: {exc.strerror or exc}"
+        ) from exc
+    if not earlier:
+        return folder
+    if not force:
+        shown = ", ".join(earlier[:3])
+        if len(earlier) > 3:
+            shown += f" and {len(earlier) - 3:,} more"
+        raise ArgumentError(
+            f"{flag} {folder} holds the files of an earlier run ({shown}): "
+            "give a new or empty folder, or --force to replace them",
+            name=flag,
+        )
+    for name in earlier:
+        _remove(folder / name)
+    print(
+        f"mineproof: removed {len(earlier):,} file{'' if len(earlier) == 1 else 's'} "
+        f"of an earlier run from {folder}",
+        file=sys.stderr,
+    )
+    return folder
 
 
 def _write_mbf(
@@ -870,14 +974,13 @@ def _write_mbf(
 ) -> str:
     """Write one MBF per board as each comes, and its line of the manifest right after it.
 
-    The boards a manifest already in ``folder`` lists (an earlier run) are removed first, so the
-    folder holds one batch. Each file is written whole (through a temporary file) and the
-    manifest lists exactly the files written, also when an error or Ctrl+C stops the run: a
-    board whose manifest line could not follow is removed. Returns the summary line; raises
+    The folder holds no earlier run's files (see :func:`_claim_folder`). Each file is written
+    whole (through a temporary file) and the manifest lists exactly the files written, also
+    when an error or Ctrl+C stops the run: a board whose manifest line could not follow is
+    removed. Returns the summary line; raises
     ``ArgumentError`` when a file cannot be written, and what making the boards raises.
     """
     manifest = folder / "manifest.jsonl"
-    _remove_previous_batch(folder, manifest)
     done = 0
     try:
         with manifest.open("w", encoding="utf-8") as listing:
@@ -900,29 +1003,6 @@ def _write_mbf(
     except OSError as exc:
         raise ArgumentError(f"cannot write {manifest}: {exc.strerror or exc}") from exc
     return f"wrote {done} boards and manifest.jsonl to {folder}"
-
-
-def _remove_previous_batch(folder: Path, manifest: Path) -> None:
-    """Remove the board files an earlier manifest in ``folder`` lists, and their temporary
-    files; raises ``ArgumentError`` when one cannot be removed."""
-    try:
-        with manifest.open(encoding="utf-8", errors="replace") as listing:
-            names = []
-            for line in listing:
-                try:
-                    name = json.loads(line).get("file")
-                except (ValueError, AttributeError, RecursionError):
-                    continue
-                if isinstance(name, str) and _BOARD_FILE.fullmatch(name):
-                    names.append(name)
-    except FileNotFoundError:
-        names = []
-    except OSError as exc:
-        raise ArgumentError(f"cannot read {manifest}: {exc.strerror or exc}") from exc
-    for name in names:
-        _remove(folder / name)
-    for tmp in folder.glob("board-*.mbf.tmp"):
-        _remove(tmp)
 
 
 def _remove(path: Path) -> None:

@@ -9,7 +9,9 @@ Three samplers make them (:data:`Sampler`):
   rule and start cell is then exactly equally likely (with a window of levels: every one whose
   grade is within it). The cost is the number of layouts drawn, one over the share of layouts
   that are guess-free: about 6.5 on expert, 1.5 on intermediate, 1.1 on beginner, but it
-  grows exponentially with the density and the area.
+  grows exponentially with the density and the area, and a window makes it one over the share
+  of layouts graded within it (24,000 on beginner for a case analysis and nothing harder). It
+  draws at most :data:`EXACT_LAYOUTS` layouts per unit of ``budget``.
 - ``perturb``: local search, for the dense or large boards where rejection cannot finish. A
   board starts as a uniformly random layout (the start area kept free). A fast solver, limited
 to the allowed technique level, plays it from the start cell; where it gets stuck, one covered
@@ -56,6 +58,7 @@ from __future__ import annotations
 import functools
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -68,8 +71,10 @@ __all__ = [
     "AUTO_EXACT_LAYOUTS",
     "EXACT_CELLS",
     "EXACT_DENSITY",
+    "EXACT_LAYOUTS",
     "Generated",
     "GenerationError",
+    "Progress",
     "Sampler",
     "StartRule",
     "check_arguments",
@@ -89,7 +94,7 @@ uniform, about a second per dense expert board), ``auto`` (``exact`` where it is
 EXACT_DENSITY = 0.22
 """The most mines per cell outside the start area for which ``auto`` samples exactly: expert
 has 0.210 (99 mines on 471 cells). At 0.25 about one expert-sized layout in 40 is guess-free,
-at 0.28 one in several hundred."""
+at 0.276 (130 mines, opened at the centre) one in 5,000."""
 
 EXACT_CELLS = 1024
 """The most cells for which ``auto`` samples exactly: the share of guess-free layouts falls
@@ -102,6 +107,15 @@ guess-free (expert opened in a corner), so a fall-back, which would make the boa
 uniform, has a probability below 1e-80 there; with 40 layouts, 1.9 % of expert boards opened in
 a corner fell back. Long boards of the same density can be far worse (100x10 with 218 mines:
 none in 600), where the 2,000 layouts cost about 1.5 s before ``perturb`` takes over."""
+
+EXACT_LAYOUTS = 1000
+"""Fresh layouts ``exact`` draws per unit of ``budget`` (200,000 at the default 200), enough
+for the rare boards it is asked for. Opened at the centre, about one beginner layout in 24,000
+is guess-free with a case analysis as its hardest step (and nothing harder), one expert layout
+in 6,000, and one 30x16 layout with 130 mines in 5,000 is guess-free: the budget fails to find
+them with a probability of 2e-4, 1e-15 and 1e-17. A layout costs about 0.1 ms on beginner and
+up to 1 ms on expert with a window, so the whole budget is 20 s to a few minutes of work (see
+the README's ``generate``)."""
 
 CHAIN_MOVES = 8
 """Moves per mine of the ``chain`` sampler: proposed swaps of a mine with a mine-free cell,
@@ -132,6 +146,39 @@ window allows). Boards made without a window rarely need more than a dozen."""
 class GenerationError(TooComplexError):
     """No guess-free board was found within the work bound (the density may be impossible, or
     the window of levels not met)."""
+
+
+Progress = Callable[[int, int], None]
+"""Told the work done so far on one board: ``(layouts, changes)``, the fresh layouts drawn and
+the changes tried (perturbations, chain moves). Called after each, so it must be quick."""
+
+
+class _Watch:
+    """The time limit and the progress report of one board: counts the fresh layouts and the
+    changes, tells ``progress`` of each, and raises :class:`GenerationError` with ``failure``
+    as its message once ``time.monotonic()`` passes ``deadline``."""
+
+    __slots__ = ("changes", "deadline", "failure", "layouts", "progress")
+
+    def __init__(self, deadline: float | None, progress: Progress | None, failure: str) -> None:
+        self.deadline, self.progress, self.failure = deadline, progress, failure
+        self.layouts = self.changes = 0
+
+    def layout(self) -> None:
+        """Count a fresh layout; raises :class:`GenerationError` when the time is up."""
+        self.layouts += 1
+        self._tell()
+
+    def change(self) -> None:
+        """Count a change; raises :class:`GenerationError` when the time is up."""
+        self.changes += 1
+        self._tell()
+
+    def _tell(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise GenerationError(self.failure)
+        if self.progress is not None:
+            self.progress(self.layouts, self.changes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,11 +296,12 @@ def generate(
     budget: int = 200,
     seconds: float | None = None,
     sampler: Sampler = "auto",
+    progress: Progress | None = None,
 ) -> Generated:
     """Return a verified guess-free board of ``mines`` mines on ``board``, drawn by ``sampler``
-    (see :data:`Sampler`; ``exact`` draws at most ``budget`` layouts, ``auto`` by rejection at
-    least :data:`AUTO_EXACT_LAYOUTS`; ``chain`` takes boards of at most :data:`CHAIN_CELLS`
-    cells).
+    (see :data:`Sampler`; ``exact`` draws at most :data:`EXACT_LAYOUTS` layouts per unit of
+    ``budget``, ``auto`` by rejection at least :data:`AUTO_EXACT_LAYOUTS`; ``chain`` takes
+    boards of at most :data:`CHAIN_CELLS` cells).
 
     ``rule`` ``opening`` keeps the start cell and its neighbours free (start: the centre unless
     given); ``safe`` keeps the start cell free (start: given, or the hint cell of the layout).
@@ -261,9 +309,11 @@ def generate(
     grade is within them. ``budget`` bounds the work: that many fresh layouts, each perturbed up
     to a number of times that grows with the board (:data:`SEEKING_LAYOUTS` times as many when a
     hard point is sought, most dropped after one partial solve); ``seconds``, when given, bounds
-    the time (a board found is the same with or without it). Raises ``ArgumentError`` for bad
-    arguments and :class:`GenerationError` when no board was found within the budget or the
-    time: its message names the window of levels when one was asked for.
+    the time (a board found is the same with or without it). ``progress``, when given, is told
+    the work done after each fresh layout and each change (see :data:`Progress`). Raises
+    ``ArgumentError`` for bad arguments and :class:`GenerationError` when no board was found
+    within the budget or the time: its message names the window of levels when one was asked
+    for, and for ``exact`` how many of the layouts drawn were guess-free.
     """
     check_arguments(board, mines, rule, start, max_level, min_level)
     if sampler == "chain" and board.size > CHAIN_CELLS:
@@ -276,17 +326,20 @@ def generate(
     if start is None and rule == "opening":
         start = ((board.width - 1) // 2, (board.height - 1) // 2)
     deadline = None if seconds is None else time.monotonic() + seconds
+    watch = _Watch(deadline, progress, _failure(board, mines, min_level, max_level))
     chosen = choose_sampler(board, mines, rule, start, max_level, min_level, sampler)
     if chosen == "exact":
-        layouts = budget if sampler == "exact" else max(budget, AUTO_EXACT_LAYOUTS)
-        exact = _reject(board, mines, rng, rule, start, max_level, min_level, layouts, deadline)
+        layouts = budget * EXACT_LAYOUTS if sampler == "exact" else max(budget, AUTO_EXACT_LAYOUTS)
+        exact, guess_free = _reject(
+            board, mines, rng, rule, start, max_level, min_level, layouts, watch
+        )
         if exact is not None:
             return exact
         if sampler == "exact":
-            raise GenerationError(_failure(board, mines, min_level, max_level, budget, True))
-    found = _search(board, mines, rng, rule, start, max_level, min_level, budget, deadline)
+            raise GenerationError(_failure(board, mines, min_level, max_level, layouts, guess_free))
+    found = _search(board, mines, rng, rule, start, max_level, min_level, budget, watch)
     if chosen == "chain":
-        return _chain(found, rng, rule, start is not None, max_level, min_level, deadline)
+        return _chain(found, rng, rule, start is not None, max_level, min_level, watch)
     return found
 
 
@@ -299,22 +352,22 @@ def _search(
     max_level: int,
     min_level: int,
     budget: int,
-    deadline: float | None,
+    watch: _Watch,
 ) -> Generated:
     """Return a board made by the ``perturb`` sampler (see :func:`generate`). Raises
-    :class:`GenerationError` when none was found within ``budget`` layouts or by ``deadline``."""
+    :class:`GenerationError` when none was found within ``budget`` layouts or in the time of
+    ``watch``."""
     tries_per_layout = 4 * board.size
     # A window below the mine total seeks a hard point first; one that allows the total is met
     # by luck (see the module's docstring).
     seek = min_level > 1 and max_level < 5
     layouts = budget * SEEKING_LAYOUTS if seek else budget
     for _ in range(layouts):
-        if deadline is not None and time.monotonic() > deadline:
-            raise GenerationError(_failure(board, mines, min_level, max_level))
+        watch.layout()
         layout, at = _fresh(board, mines, rng, rule, start)
         settle = _settle_window if seek else _settle
         found = settle(
-            layout, at, rule, start is None, max_level, min_level, rng, tries_per_layout, deadline
+            layout, at, rule, start is None, max_level, min_level, rng, tries_per_layout, watch
         )
         if found is not None:
             return Generated(*found)
@@ -328,7 +381,7 @@ def _chain(
     fixed: bool,
     max_level: int,
     min_level: int,
-    deadline: float | None,
+    watch: _Watch,
 ) -> Generated:
     """Return the board reached by :data:`CHAIN_MOVES` Metropolis moves per mine from ``first``.
 
@@ -339,7 +392,7 @@ def _chain(
     accepted by membership alone, so the uniform distribution over the guess-free layouts is
     kept: the longer the chain, the closer the board is to uniform, whatever ``first`` was.
 
-    Raises :class:`GenerationError` once ``time.monotonic()`` passes ``deadline``.
+    Raises :class:`GenerationError` once the time of ``watch`` is up.
     """
     layout, at = first.layout, first.start
     board = layout.board
@@ -356,8 +409,7 @@ def _chain(
     if trail is not None and not trail.cleared:
         raise AssertionError("the chain started from a layout that is not guess-free")
     for _ in range(CHAIN_MOVES * len(mined)):
-        if deadline is not None and time.monotonic() > deadline:
-            raise GenerationError(_failure(board, layout.mine_count, min_level, max_level))
+        watch.change()
         j, k = rng.randrange(len(mined)), rng.randrange(len(free))
         swapped = 1 << mined[j] | 1 << free[k]
         candidate = Layout(board, layout.mines ^ swapped)
@@ -497,32 +549,57 @@ def _reject(
     max_level: int,
     min_level: int,
     layouts: int,
-    deadline: float | None,
-) -> Generated | None:
+    watch: _Watch,
+) -> tuple[Generated | None, int]:
     """Return the first of at most ``layouts`` uniformly random layouts that the complete solver
-    clears from its start cell (and whose grade is within the window), or ``None``.
+    clears from its start cell and whose grade is within the window (``None`` when none is), and
+    how many of the layouts drawn were guess-free.
 
-    Each layout is dropped at the first point where the solver is stuck. Raises
-    :class:`GenerationError` once ``time.monotonic()`` passes ``deadline``.
+    Each layout is dropped at the first point where the solver is stuck (see :func:`_judge`
+    for a window). Raises :class:`GenerationError` once the time of ``watch`` is up.
     """
     window = max_level < 5 or min_level > 1
     swaps = SwapCheck(board)
     area = None if start is None else board.start_area(board.index(*start), rule)
-    for _ in range(layouts):
-        if deadline is not None and time.monotonic() > deadline:
-            raise GenerationError(_failure(board, mines, min_level, max_level))
+    guess_free = 0
+    for drawn in range(layouts):
+        watch.layout()
         layout, at = _fresh(board, mines, rng, rule, start)
         i = board.index(*at)
         if swaps.needs_guess(layout.mines, board.start_area(i, "safe") if area is None else area):
             continue  # most layouts that need a guess are dropped here, before a solve
-        if not _clears(layout, i):
-            continue
         if not window:
-            return Generated(layout, at, None, "exact")
-        hardest = _grade(layout, i)
-        if min_level <= hardest <= max_level:
-            return Generated(layout, at, hardest, "exact")
-    return None
+            if _clears(layout, i):
+                return Generated(layout, at, None, "exact"), guess_free + 1
+            continue
+        # Where most layouts need a guess (expert), the fast complete solve drops them sooner
+        # than the window's solve does; where most are guess-free (beginner), it is work twice.
+        first = 2 * guess_free < drawn
+        if first and not _clears(layout, i):
+            continue
+        cleared, level = _judge(layout, i, min_level, max_level)
+        guess_free += cleared
+        if level is not None and (first or _clears(layout, i)):
+            return Generated(layout, at, level, "exact"), guess_free
+    return None, guess_free
+
+
+def _judge(layout: Layout, i: int, min_level: int, max_level: int) -> tuple[bool, int | None]:
+    """Return whether ``layout`` is guess-free from cell ``i``, and its grade when that is
+    within ``[min_level, max_level]`` (else ``None``).
+
+    One solve serves both, by the engine taking the lowest level at each step (the grade's):
+    a board it clears with the levels below ``min_level`` is too easy, and one it then clears
+    with the levels up to ``max_level`` is within the window. Where that stops, the complete
+    solver goes on from there, to tell a board too hard from one that needs a guess.
+    """
+    work = Engine(layout, i)
+    work.reveal(i)
+    if min_level > 1 and work.play(min_level - 1):
+        return True, None
+    if work.play(max_level):
+        return True, work.hardest if work.hardest >= min_level else None
+    return work.play(5, exact_levels=False), None
 
 
 def _clears(layout: Layout, i: int) -> bool:
@@ -551,7 +628,7 @@ def _settle(
     min_level: int,
     rng: random.Random,
     tries: int,
-    deadline: float | None = None,
+    watch: _Watch,
 ) -> tuple[Layout, tuple[int, int], int | None] | None:
     """Perturb one layout until it verifies, or give up after ``tries`` perturbations.
 
@@ -560,8 +637,7 @@ def _settle(
     search's solve is quick (no exact count where the total cannot bind: pairs of clues settle
     most stuck points) and the verification complete: it resumes the last verified solve
     (:class:`_Trail`) from its last state the changes cannot have touched, and where it stops
-    the search goes on. Raises :class:`GenerationError` once ``time.monotonic()`` passes
-    ``deadline``.
+    the search goes on. Raises :class:`GenerationError` once the time of ``watch`` is up.
     """
     board = layout.board
     i = board.index(*at)
@@ -584,8 +660,7 @@ def _settle(
     classes = _classes(board)
     best = stalled = 0
     for _ in range(tries):
-        if deadline is not None and time.monotonic() > deadline:
-            raise GenerationError(_failure(board, layout.mine_count, min_level, max_level))
+        watch.change()
         if work.play(max_level, exact_levels):
             candidate = Layout(board, work.mines)
             hint = hint_cell(candidate) if hinted else at
@@ -640,7 +715,7 @@ def _settle_window(
     min_level: int,
     rng: random.Random,
     tries: int,
-    deadline: float | None = None,
+    watch: _Watch,
 ) -> tuple[Layout, tuple[int, int], int | None] | None:
     """Return the board made from one layout whose hardest step is within ``[min_level,
     max_level]`` (``min_level`` at least 2, ``max_level`` at most 4), verified; ``None`` when
@@ -662,7 +737,7 @@ def _settle_window(
     window and only protected cells could change it), only the core stays protected and the
     verification judges whether the board still needs ``min_level``.
 
-    Raises :class:`GenerationError` once ``time.monotonic()`` passes ``deadline``.
+    Raises :class:`GenerationError` once the time of ``watch`` is up.
     """
     board = layout.board
     i = board.index(*at)
@@ -686,8 +761,7 @@ def _settle_window(
     work.protected = base | core | shell
     best = stalled = 0
     for _ in range(tries):
-        if deadline is not None and time.monotonic() > deadline:
-            raise GenerationError(_failure(board, layout.mine_count, min_level, max_level))
+        watch.change()
         if work.play(max_level):
             candidate = Layout(board, work.mines)
             if hinted and hint_cell(candidate) != at:
@@ -752,19 +826,22 @@ def _failure(
     min_level: int,
     max_level: int,
     layouts: int | None = None,
-    exact: bool = False,
+    guess_free: int | None = None,
 ) -> str:
     """Return the one-line message for a search that found no board, after ``layouts`` fresh
     layouts or (``None``) in the time allowed: it names the window of levels when one was
-    asked for, and otherwise says the density may be impossible (for ``exact`` sampling: that
-    the perturb sampler searches instead)."""
+    asked for, and otherwise says the density may be impossible. For exact sampling
+    (``guess_free`` given: how many of the layouts were guess-free) it says how many were, and
+    that the perturb sampler searches instead."""
     size = f"{board.width}x{board.height} board with {mines} mine{'' if mines == 1 else 's'}"
-    when = "in the time allowed" if layouts is None else f"after {layouts} layouts"
+    when = "in the time allowed" if layouts is None else f"after {layouts:,} layouts"
+    exact = guess_free is not None
     if exact:
-        when += (
-            " by exact sampling (none of the random layouts was guess-free; "
-            "--sampler perturb or chain searches)"
-        )
+        bounded = min_level > 1 or max_level < 5
+        found = f"{guess_free:,} of them guess-free" if guess_free else "none of them guess-free"
+        if bounded and guess_free:
+            found += ", none within the window"
+        when += f" by exact sampling ({found}; --sampler perturb or chain searches)"
     if min_level <= 1 and max_level >= 5:
         if layouts is None or exact:
             return f"no guess-free {size} found {when}"

@@ -10,7 +10,7 @@ each step's text are those of the board the reader has at that step.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from mineproof.analysis.constraints import Clue, Constraints, constraints_of, refresh_clues
@@ -120,14 +120,21 @@ def _steps(game: Game) -> Iterator[Step]:
         near = deduction.safe | deduction.mine
 
 
-def grade(layout: Layout, start: tuple[int, int]) -> Grade:
+def grade(
+    layout: Layout, start: tuple[int, int], progress: Callable[[int], None] | None = None
+) -> Grade:
     """Return the grade of ``layout`` solved logic-only from ``start``.
 
     ``level`` is the highest level any step needed (0 when no step was needed); ``solved`` says
-    whether every safe cell was opened. Raises as :func:`logic_steps` does.
+    whether every safe cell was opened. ``progress``, when given, is told the number of steps
+    made after each. Raises as :func:`logic_steps` does.
     """
     game = _start(layout, start)
-    counts = Counter(step.deduction.level for step in _steps(game))
+    counts: Counter[int] = Counter()
+    for done, step in enumerate(_steps(game), 1):
+        counts[step.deduction.level] += 1
+        if progress is not None:
+            progress(done)
     return Grade(game.state == "won", max(counts, default=0), dict(sorted(counts.items())))
 
 
