@@ -120,6 +120,19 @@ def test_a_conflict_with_the_mine_total_is_named_in_good_english(
         assert err.endswith(f"no arrangement of mines fits {named}\n"), err
 
 
+def test_counts_of_one_are_singular(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "analyze", write(tmp_path, "p.txt", "2x1x1\nF1\n"))
+    assert out.splitlines()[0] == "2x1, 1 mine, 1 covered cell, 1 flag"
+    _, out, _ = run(capsys, "analyze", write(tmp_path, "q.txt", "3x1x2\nHHH\n"))
+    assert out.splitlines()[0] == "3x1, 2 mines, 3 covered cells"
+    _, out, _ = run(capsys, "solve", write(tmp_path, "l.txt", "3x1x1\n.*.\n"), "--start", "0,0")
+    assert out == "solved from A1 (0, 0): all 2 safe cells opened in 1 step, no guess needed\n"
+    folder = tmp_path / "boards"
+    args = ["generate", "--level", "beginner", "--count", "1", "--seed", "1", "--out", str(folder)]
+    _, out, _ = run(capsys, *args)
+    assert out == f"wrote 1 board to {folder / 'boards.txt'}\n"
+
+
 def test_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "solve", str(LAYOUT), "--start", "15,8", "--json")
     assert status == 0
@@ -517,7 +530,7 @@ def test_mines_with_a_level_replaces_its_mine_count(capsys: pytest.CaptureFixtur
     status, out, _ = run(capsys, "bench", "--level", "beginner", "--mines", "12", "--games", "2")
     assert out.startswith("9x9/12,")
     status, out, err = run(capsys, "generate", "--level", "expert", "--mines", "500")
-    _one_line(status, out, err, "500 mines do not fit")
+    _one_line(status, out, err, "500 mines cannot fit")
     status, out, err = run(capsys, "generate", "--level", "expert", "--height", "20")
     _one_line(status, out, err, "--height goes with --width, not --level")
 

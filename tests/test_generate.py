@@ -168,7 +168,7 @@ def test_impossible_board_is_a_clear_error() -> None:
 @pytest.mark.parametrize(
     ("mines", "rule", "start", "levels", "needle"),
     [
-        (73, "opening", None, (1, 5), "do not fit outside the opening start area"),
+        (73, "opening", None, (1, 5), "cannot fit outside the opening start area"),
         (81, "safe", (0, 0), (1, 5), "at most 80"),
         (10, "opening", (9, 0), (1, 5), "outside the 9x9 board"),
         (10, "opening", None, (4, 2), "above --max-level"),
@@ -229,7 +229,7 @@ def test_cli_text_and_json_are_reproducible(capsys: pytest.CaptureFixture[str]) 
         (["--width", "300", "--height", "5", "--mines", "1"], "width 300"),
         (["--level", "beginner", "--at", "9,9"], "outside"),
         (["--level", "beginner", "--min-level", "3", "--max-level", "2"], "above --max-level"),
-        (["--width", "5", "--height", "5", "--mines", "17"], "do not fit"),
+        (["--width", "5", "--height", "5", "--mines", "17"], "cannot fit"),
         (["--level", "expert", "--format", "mbf"], "--out"),
         (["--width", "5", "--mines", "3"], "--height"),
     ],

@@ -31,6 +31,7 @@ from mineproof import __version__
 from mineproof.analysis import Analysis, analyze
 from mineproof.batch import BatchItem, BatchRequest, iter_batch
 from mineproof.board import LEVELS, MAX_SIDE, Board, Layout, cell_name
+from mineproof.english import counted
 from mineproof.errors import (
     ArgumentError,
     FormatError,
@@ -566,7 +567,7 @@ def _replay(args: argparse.Namespace) -> str:
         _write_bytes(Path(args.out), animation_gif(record, args.speed, args.scale))
     else:
         _write_text(args.out, animation_svg(record, args.speed))
-    return f"wrote {args.out}: {len(record['moves'])} moves, {record['outcome']}"
+    return f"wrote {args.out}: {counted(len(record['moves']), 'move')}, {record['outcome']}"
 
 
 _GAME_FILES = (".avf", ".mvf", ".rmv", ".evf", ".json")
@@ -801,7 +802,7 @@ def _generate(args: argparse.Namespace) -> str | None:
                 done = _print_boards(boards, show, out, progress)
         except OSError as exc:
             raise ArgumentError(f"cannot write {path}: {exc.strerror or exc}") from exc
-        return f"wrote {done} boards to {path}"
+        return f"wrote {counted(done, 'board')} to {path}"
 
 
 def _print_boards(
@@ -899,7 +900,7 @@ def _write_mbf(
                     progress(done)
     except OSError as exc:
         raise ArgumentError(f"cannot write {manifest}: {exc.strerror or exc}") from exc
-    return f"wrote {done} boards and manifest.jsonl to {folder}"
+    return f"wrote {counted(done, 'board')} and manifest.jsonl to {folder}"
 
 
 def _remove_previous_batch(folder: Path, manifest: Path) -> None:
@@ -964,9 +965,9 @@ def _names(cells: list[tuple[int, int]]) -> str:
 def _analysis_text(analysis: Analysis) -> str:
     position = analysis.position
     lines = [
-        f"{position.width}x{position.height}, {position.mines} mines, "
-        f"{position.covered_count} covered cells"
-        + (f", {position.flag_count} flags" + (" (trusted)" if analysis.trust_flags else ""))
+        f"{position.width}x{position.height}, {counted(position.mines, 'mine')}, "
+        f"{counted(position.covered_count, 'covered cell')}"
+        + (f", {counted(position.flag_count, 'flag')}" + " (trusted)" * analysis.trust_flags)
         * bool(position.flag_count),
         "",
         analysis_grid(analysis),
@@ -1011,11 +1012,12 @@ def _solve_json(result: SolveResult) -> dict[str, Any]:
 def _solve_text(result: SolveResult) -> str:
     x, y = result.start
     head = (
-        f"solved from {cell_name(x, y)} ({x}, {y}): all {result.safe_cells} safe cells "
-        f"opened in {result.steps} steps, no guess needed"
+        f"solved from {cell_name(x, y)} ({x}, {y}): all {counted(result.safe_cells, 'safe cell')} "
+        f"opened in {counted(result.steps, 'step')}, no guess needed"
         if result.solved
-        else f"stuck after {result.steps} steps from {cell_name(x, y)} ({x}, {y}): "
-        f"{result.revealed} of {result.safe_cells} safe cells opened; a guess is needed here"
+        else f"stuck after {counted(result.steps, 'step')} from {cell_name(x, y)} ({x}, {y}): "
+        f"{result.revealed} of {counted(result.safe_cells, 'safe cell')} opened; a guess is needed "
+        "here"
     )
     if result.solved:
         return head

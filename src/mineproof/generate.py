@@ -60,7 +60,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from mineproof.analysis.constraints import components_of
-from mineproof.board import Board, Layout, iter_bits
+from mineproof.board import Board, Layout, iter_bits, no_room
+from mineproof.english import counted
 from mineproof.errors import ArgumentError, TooComplexError
 from mineproof.logic import LEVEL_NAMES, Engine, SwapCheck, forced_up_to
 
@@ -758,7 +759,7 @@ def _failure(
     layouts or (``None``) in the time allowed: it names the window of levels when one was
     asked for, and otherwise says the density may be impossible (for ``exact`` sampling: that
     the perturb sampler searches instead)."""
-    size = f"{board.width}x{board.height} board with {mines} mine{'' if mines == 1 else 's'}"
+    size = f"{board.width}x{board.height} board with {counted(mines, 'mine')}"
     when = "in the time allowed" if layouts is None else f"after {layouts} layouts"
     if exact:
         when += (
@@ -835,7 +836,4 @@ def check_arguments(
         room = board.size - area.bit_count()
         where = f" outside the {rule} start area" if rule == "opening" else ""
     if mines > room:
-        raise ArgumentError(
-            f"{mines} mines do not fit{where} on a {board.width}x{board.height} board "
-            f"(at most {room})"
-        )
+        raise ArgumentError(no_room(board.width, board.height, mines, room, where), name="mines")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mineproof.board import Board, cell_name
+from mineproof.english import counted
 from mineproof.errors import ArgumentError, FormatError
 
 __all__ = ["COVERED", "FLAG", "Position"]
@@ -49,7 +50,7 @@ class Position:
         board = self.board
         if len(self.cells) != board.size:
             raise FormatError(
-                f"{len(self.cells)} cells given for a {board.width}x{board.height} board"
+                f"{counted(len(self.cells), 'cell')} given for a {board.width}x{board.height} board"
             )
         covered = 0
         flags = 0
@@ -68,7 +69,7 @@ class Position:
             if code > len(lists[i]):
                 raise FormatError(
                     f"cell {self._where(i)}: the number {code} is more than its "
-                    f"{len(lists[i])} neighbours"
+                    f"{counted(len(lists[i]), 'neighbour')}"
                 )
         object.__setattr__(self, "covered_mask", covered)
         object.__setattr__(self, "flag_mask", flags)
@@ -80,7 +81,8 @@ class Position:
             # Well-formed, but out of the totals the cells allow, as a new game's mines that do
             # not fit its board: an argument out of its range, which a reader can name.
             raise ArgumentError(
-                f"the mine total {self.mines} is more than the {n_covered} covered cells",
+                f"the mine total {self.mines} is more than the "
+                f"{counted(n_covered, 'covered cell')}",
                 name="mines",
                 allowed=(0, n_covered),
             )
@@ -161,7 +163,7 @@ class Position:
         rows = lines[1:]
         if len(rows) != height:
             raise FormatError(
-                f"the header says {height} rows but {len(rows)} follow",
+                f"the header says {counted(height, 'row')} but {len(rows)} follow",
                 line=rows[-1][0] if rows else n0,
             )
         cells: list[int] = []
@@ -170,7 +172,8 @@ class Position:
             row = line.lstrip()
             if len(row) != width:
                 raise FormatError(
-                    f"row {len(cells) // width + 1} has {len(row)} cells, expected {width}",
+                    f"row {len(cells) // width + 1} has {counted(len(row), 'cell')}, "
+                    f"expected {width}",
                     line=n,
                     excerpt=row,
                 )

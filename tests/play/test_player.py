@@ -96,7 +96,7 @@ def test_cli_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [
-        (["--width", "5", "--height", "5", "--mines", "25"], "do not fit"),
+        (["--width", "5", "--height", "5", "--mines", "25"], "cannot fit"),
         (["--level", "expert", "--games", "0"], "--games"),
     ],
 )

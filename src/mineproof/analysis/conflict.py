@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from mineproof.analysis.constraints import Clue, Contradiction, components_of, constraints_of
 from mineproof.analysis.counting import CountTooLarge
+from mineproof.english import counted
 from mineproof.errors import InconsistentPositionError
 from mineproof.position import Position
 
@@ -80,8 +81,9 @@ def _error(position: Position, cells: list[int], uses_total: bool) -> Inconsiste
     if uses_total and not cells:
         msg = f"no arrangement of mines fits: the mine total {total} cannot be placed"
     elif uses_total:
-        mines = "1 mine" if total == 1 else f"{total} mines"
-        msg = f"no arrangement of mines fits {numbers} {named} with {mines} in total"
+        msg = (
+            f"no arrangement of mines fits {numbers} {named} with {counted(total, 'mine')} in total"
+        )
     else:
         together = "" if len(cells) == 1 else " together"
         msg = f"no arrangement of mines fits {numbers} {named}{together}"

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from mineproof.board import MAX_SIDE, Board, Layout, cell_name
+from mineproof.english import counted
 from mineproof.errors import ArgumentError, FormatError
 from mineproof.formats import parse_layout_text
 from mineproof.game import Game
@@ -141,7 +142,8 @@ def check_record(record: object) -> dict[str, Any]:
         raise FormatError(f"field 'moves' must be a non-empty list, not {_shown(moves)}")
     if len(moves) > board.size:
         raise FormatError(
-            f"field 'moves' holds {len(moves)} moves, more than the {board.size} cells"
+            f"field 'moves' holds {counted(len(moves), 'move')}, more than the "
+            f"{counted(board.size, 'cell')}"
         )
     for n, move in enumerate(moves, 1):
         _check_move(move, n, board, start)
@@ -210,19 +212,20 @@ def _record_layout(record: dict[str, Any], board: Board) -> Layout:
     width, height = board.width, board.height
     if not isinstance(rows, list) or len(rows) != height:
         raise FormatError(
-            f"field 'layout' must be a list of {height} rows of {width} characters * and ., "
+            f"field 'layout' must be a list of {counted(height, 'row')} of "
+            f"{counted(width, 'character')} * and ., "
             f"not {_shown(rows)}"
         )
     for y, row in enumerate(rows):
         if not isinstance(row, str) or len(row) != width or set(row) - {"*", "."}:
             raise FormatError(
-                f"field 'layout', row {y + 1}: expected {width} characters * and ., "
+                f"field 'layout', row {y + 1}: expected {counted(width, 'character')} * and ., "
                 f"not {_shown(row)}"
             )
     count = sum(row.count("*") for row in rows)
     if count != record["mines"]:
         raise FormatError(
-            f"field 'layout' holds {count} mines, field 'mines' says {record['mines']}"
+            f"field 'layout' holds {counted(count, 'mine')}, field 'mines' says {record['mines']}"
         )
     return _layout(record)
 
@@ -450,7 +453,7 @@ def _title(record: dict[str, Any]) -> str:
     guesses = sum(m["reason"].get("kind") == "guess" for m in record["moves"])
     return (
         f"{record['width']}x{record['height']}/{record['mines']}: {record['outcome']} "
-        f"in {len(record['moves'])} moves, {guesses} guesses"
+        f"in {counted(len(record['moves']), 'move')}, {counted(guesses, 'guess', 'guesses')}"
     )
 
 
