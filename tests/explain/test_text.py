@@ -292,3 +292,18 @@ def test_spanish_says_e_before_a_cell_in_column_i() -> None:
     assert _join(es, ["I3", "J3"]) == "I3 y J3"
     assert _join(translations("fr"), ["H3", "I3"]) == "H3 et I3"
     assert _join(translations("en"), ["H3", "I3"]) == "H3 and I3"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_all_mines_found_says_one_mine_and_no_mine_in_good_words(lang: str) -> None:
+    texts = {}
+    for total, text in ((0, "2x1x0\nHH"), (1, "3x1x1\n1FH"), (3, "4x3x3\n02FH\n03FH\n02FH")):
+        position = Position.parse(text)
+        found = [d for d in deductions(position, True) if d.rule == "all-mines-found"]
+        texts[total] = explain(found[0], lang)
+    assert len(set(texts.values())) == 3, texts
+    if lang == "en":
+        assert texts[0].startswith("The board has no mines.")
+        assert texts[1].startswith("The only mine has been found.")
+        assert texts[3].startswith("All 3 mines have been found.")
+    assert not re.search(r"\b[01] (mines|minas|Minen)\b", " ".join(texts.values())), texts

@@ -277,10 +277,13 @@ def _single_clue(t: gettext.NullTranslations, d: Deduction, names: _Names) -> li
 
 def _all_found(t: gettext.NullTranslations, d: Deduction, names: _Names) -> list[str]:
     total = d.position.mines
+    found = (
+        t.ngettext("The only mine has been found.", "All {total} mines have been found.", total)
+        if total
+        else t.gettext("The board has no mines.")
+    )
     return [
-        t.ngettext(
-            "All {total} mine has been found.", "All {total} mines have been found.", total
-        ).format(total=total),
+        found.format(total=total),
         *_conclusions(t, d.board, d.safe, d.mine, limit=True),
     ]
 
