@@ -28,7 +28,10 @@ LAYOUT = ROOT / "examples" / "expert-solvable.mbf"
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     """Run the command line in-process; return (status, stdout, stderr)."""
-    status = main(list(args))
+    try:
+        status = main(list(args))
+    except SystemExit as exc:  # the argument parser's own usage errors
+        status = int(str(exc.code))
     out, err = capsys.readouterr()
     return status, out, err
 
@@ -392,10 +395,6 @@ def game_record(tmp_path: Path) -> str:
 
 FORMER_TRACEBACKS = [
     # (name, arguments, what the one line says); {tmp} a folder, {file} a file, {game} a record
-    ("speed inf", ["replay", "{game}", "--out", "{tmp}/a.svg", "--speed", "inf"], "--speed inf"),
-    ("speed nan", ["replay", "{game}", "--out", "{tmp}/a.gif", "--speed", "nan"], "--speed nan"),
-    ("speed huge", ["replay", "{game}", "--out", "{tmp}/a.gif", "--speed", "1e300"], "0.01..600"),
-    ("speed tiny", ["replay", "{game}", "--out", "{tmp}/a.svg", "--speed", "1e-300"], "0.01..600"),
     ("header digits", ["analyze", "{digits}"], "line 1: the header's width has 4,400 digits"),
     ("layout digits", ["solve", "{digits_layout}", "--start", "0,0"], "has 4,400 digits"),
     (
@@ -418,19 +417,8 @@ FORMER_TRACEBACKS = [
         ["bench", "--level", "beginner", "--games", "2", "--record", "{file}"],
         "--record {file}: not a folder",
     ),
-    (
-        "scheduler with a space",
-        ["generate", "--level", "beginner", "--scheduler", "foo bar"],
-        "--scheduler 'foo bar' is not a scheduler address",
-    ),
-    (
-        "scheduler without host",
-        ["bench", "--level", "beginner", "--scheduler", "tcp://"],
-        "--scheduler 'tcp://' is not a scheduler address",
-    ),
-    ("hint --svg .", ["hint", "{position}", "--svg", "."], "cannot write .: is a directory"),
-    ("hint --svg folder", ["hint", "{position}", "--svg", "{tmp}"], "is a directory"),
-    ("hint --svg under a file", ["hint", "{position}", "--svg", "{file}/sub"], "Not a directory"),
+    ("hint --svg folder", ["hint", "{position}", "--svg", "{svg_dir}"], "is a directory"),
+    ("hint --svg under a file", ["hint", "{position}", "--svg", "{file}/a.svg"], "Not a directory"),
     ("endless input", ["analyze", "/dev/zero"], "larger than 67,108,864 bytes"),
     ("tampered start", ["replay", "{bad_start}", "--out", "{tmp}/a.svg"], "field 'start'"),
     ("unknown action", ["replay", "{bad_action}", "--out", "{tmp}/a.svg"], "field 'action'"),
@@ -453,6 +441,7 @@ def test_former_tracebacks_are_one_line(
     action["moves"][1]["action"] = "dig"
     files = {
         "tmp": str(tmp_path),
+        "svg_dir": str(tmp_path / "d.svg"),
         "game": game_record,
         "file": write(tmp_path, "a-file", "not a folder"),
         "digits": write(tmp_path, "d.txt", "9" * 4400 + "x1x1\nH\n"),
@@ -461,6 +450,7 @@ def test_former_tracebacks_are_one_line(
         "bad_start": write(tmp_path, "start.json", json.dumps(start)),
         "bad_action": write(tmp_path, "action.json", json.dumps(action)),
     }
+    (tmp_path / "d.svg").mkdir()
     before = sorted(tmp_path.rglob("*"))
     status, out, err = run(capsys, *[a.format(**files) for a in argv])
     _one_line(status, out, err, needle.format(**files))
@@ -471,37 +461,89 @@ def test_a_bad_argument_does_not_blame_the_file(
     capsys: pytest.CaptureFixture[str], game_record: str
 ) -> None:
     # The file was read fine: the error is the flag's, and says so without naming the file.
+    status, out, err = run(capsys, "solve", str(LAYOUT), "--start", "30,0")
+    _one_line(status, out, err, "--start 30,0 is outside the 30x16 board of")
     status, out, err = run(capsys, "replay", game_record, "--out", "x.svg", "--speed", "0")
-    _one_line(status, out, err, "--speed 0 is outside")
-    assert game_record not in err
+    assert status == 2 and "argument --speed: 0 is outside" in err and game_record not in err
 
 
-CAPS = [
-    (["generate", "--level", "beginner", "--jobs", "0"], "--jobs 0 is outside 1.."),
-    (["generate", "--level", "beginner", "--jobs", "100000"], "--jobs 100000 is outside 1.."),
+USAGE_ERRORS = [
+    # (arguments, what the one line says after "mineproof: error: argument "); {game} a record
+    (["generate", "--level", "beginner", "--jobs", "0"], "--jobs: 0 is outside 1.."),
+    (["generate", "--level", "beginner", "--jobs", "100000"], "--jobs: 100000 is outside 1.."),
     (["bench", "--level", "beginner", "--jobs", "100000"], "processes per CPU"),
-    (["bench", "--level", "beginner", "--games", "0"], "--games 0 is outside 1..10,000,000"),
+    (["bench", "--level", "beginner", "--games", "0"], "--games: 0 is outside 1..10,000,000"),
     (
         ["bench", "--level", "beginner", "--games", "1000000000000"],
-        "--games 1000000000000 is outside 1..10,000,000",
+        "--games: 1000000000000 is outside 1..10,000,000",
     ),
-    (["generate", "--level", "beginner", "--count", "0"], "--count 0 is outside 1..1,000,000"),
+    (["generate", "--level", "beginner", "--count", "0"], "--count: 0 is outside 1..1,000,000"),
     (
         ["generate", "--level", "beginner", "--count", "100000000"],
-        "--count 100000000 is outside 1..1,000,000",
+        "--count: 100000000 is outside 1..1,000,000",
     ),
-    (["replay", "x.json", "--out", "x.gif", "--scale", "9"], "--scale 9 is outside 1..8"),
-    (["bench", "--width", "256", "--height", "2", "--mines", "1"], "--width 256 is outside 1..255"),
-    (["solve", str(LAYOUT), "--start", "30,0"], "--start 30,0 is outside the 30x16 board of"),
+    (["replay", "{game}", "--out", "x.gif", "--scale", "9"], "--scale: 9 is outside 1..8"),
+    (
+        ["bench", "--width", "256", "--height", "2", "--mines", "1"],
+        "--width: 256 is outside 1..255",
+    ),
+    (["bench", "--width", "9", "--mines", "1"], "--width: needs --height and --mines"),
+    (["bench", "--level", "beginner", "--width", "9"], "--width: not allowed with argument"),
+    (["bench", "--level", "beginner", "--mines", "-1"], "--mines: expected a number from 0"),
+    (["generate", "--level", "beginner", "--min-level", "6"], "--min-level: 6 is outside 1..5"),
+    (["generate", "--level", "beginner", "--at", "9,0"], "--at: the start cell (9, 0) is outside"),
+    (["generate", "--level", "beginner", "--reveal", "-1"], "--reveal: expected a number from 0"),
+    (["play", "--port", "99999"], "--port: port 99999 is outside 0..65535"),
+    (["replay", "{game}", "--out", "a.svg", "--speed", "0"], "--speed: 0 is outside 0.01..600"),
+    (["replay", "{game}", "--out", "a.svg", "--speed", "inf"], "--speed: inf is outside"),
+    (["replay", "{game}", "--out", "a.gif", "--speed", "nan"], "--speed: nan is outside"),
+    (["replay", "{game}", "--out", "a.gif", "--speed", "1e300"], "0.01..600 seconds per move"),
+    (["replay", "{game}", "--out", "a.svg", "--speed", "1e-300"], "0.01..600 seconds per move"),
+    (["replay", "{game}", "--out", "a.png"], "--out: expected a file name ending in .svg or .gif"),
+    (["review", "{game}", "--long-think", "-1"], "--long-think: -1 is outside 0..3600 seconds"),
+    (["review", "{game}", "--speed", "0", "--gif", "a.gif"], "0.01..600 seconds per click"),
+    (["review", "{game}", "--svg", ""], "--svg: expected a file name ending in .svg, got ''"),
+    (["review", "{game}", "{game}", "--svg", "a.svg"], "--svg: draws one game"),
+    (["hint", "{game}", "--svg", "out.png"], "--svg: expected a file name ending in .svg"),
+    (["hint", "{game}", "--svg", ""], "--svg: expected a file name ending in .svg, got ''"),
+    (["hint", "{game}", "--svg", "."], "--svg: expected a file name ending in .svg, got '.'"),
+    (["grade", str(LAYOUT), "--start", "-1,1"], "--start: expected X,Y (two numbers from 0)"),
+    (
+        ["generate", "--level", "beginner", "--scheduler", "foo bar"],
+        "--scheduler: 'foo bar' is not a scheduler address",
+    ),
+    (
+        ["bench", "--level", "beginner", "--scheduler", "tcp://"],
+        "--scheduler: 'tcp://' is not a scheduler address",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("argv", "needle"), CAPS, ids=[" ".join(c[0][-2:]) for c in CAPS])
-def test_flags_have_caps(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:
+@pytest.mark.parametrize(
+    ("argv", "needle"), USAGE_ERRORS, ids=[" ".join(c[0][-2:]) for c in USAGE_ERRORS]
+)
+def test_a_bad_option_value_is_a_usage_error(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    game_record: str,
+    argv: list[str],
+    needle: str,
+) -> None:
+    # One rule, however the value is found wrong: one line naming the option, exit status 2,
+    # before any work, nothing written, and no JSON even with --json.
     started = time.perf_counter()
-    status, out, err = run(capsys, *argv)
-    _one_line(status, out, err, needle)
-    assert time.perf_counter() - started < 5  # refused before any work
+    monkeypatch.chdir(tmp_path)
+    json_flag = (
+        ["--json"] if argv[0] in ("analyze", "solve", "hint", "grade", "bench", "review") else []
+    )
+    status, out, err = run(capsys, *[a.format(game=game_record) for a in argv], *json_flag)
+    assert status == 2, err
+    assert out == "" and err.count("\n") == 1, err
+    assert err.startswith("mineproof: error: argument --") and needle in err, err
+    assert err.endswith(f"(see mineproof {argv[0]} --help)\n"), err
+    assert time.perf_counter() - started < 5
+    assert sorted(tmp_path.iterdir()) == [Path(game_record)]
 
 
 def test_jobs_cap_follows_the_cpus() -> None:
@@ -530,9 +572,9 @@ def test_mines_with_a_level_replaces_its_mine_count(capsys: pytest.CaptureFixtur
     status, out, _ = run(capsys, "bench", "--level", "beginner", "--mines", "12", "--games", "2")
     assert out.startswith("9x9/12,")
     status, out, err = run(capsys, "generate", "--level", "expert", "--mines", "500")
-    _one_line(status, out, err, "500 mines cannot fit")
+    assert status == 2 and "argument --mines: 500 mines cannot fit" in err
     status, out, err = run(capsys, "generate", "--level", "expert", "--height", "20")
-    _one_line(status, out, err, "--height goes with --width, not --level")
+    assert status == 2 and "argument --height: goes with --width, not --level" in err
 
 
 @pytest.mark.parametrize(
@@ -573,8 +615,8 @@ def test_analyze_json_on_an_impossible_position_prints_the_conflict(
     malformed = write(tmp_path, "bad.txt", "3x1x1\n1X1\n")
     status, out, _ = run(capsys, "analyze", malformed, "--json")
     assert status == 1 and {"line": 2, "column": 2}.items() <= json.loads(out).items()
-    status, out, _ = run(capsys, "bench", "--level", "beginner", "--games", "0", "--json")
-    assert status == 1 and json.loads(out)["argument"] == "--games"
+    status, out, _ = run(capsys, "solve", str(LAYOUT), "--start", "30,0", "--json")
+    assert status == 1 and json.loads(out)["argument"] == "--start"
 
 
 def _boards(text: str) -> list[str]:

@@ -812,19 +812,26 @@ def check_arguments(
     max_level: int,
     min_level: int,
 ) -> None:
-    """Raise ``ArgumentError`` for arguments no board can meet: a rule, levels, too many mines."""
+    """Raise ``ArgumentError`` for arguments no board can meet: a rule, levels, too many mines;
+    its ``name`` is the argument's: ``rule``, ``min_level``, ``max_level``, ``mines``, ``start``.
+    """
     if rule not in ("opening", "safe"):
-        raise ArgumentError(f"unknown start rule {rule!r} (expected opening or safe)")
-    if not 1 <= min_level <= max_level <= 5:
-        if not 1 <= min_level <= 5 or not 1 <= max_level <= 5:
-            raise ArgumentError("levels go from 1 to 5")
-        raise ArgumentError(f"--min-level {min_level} is above --max-level {max_level}")
+        raise ArgumentError(f"unknown start rule {rule!r} (expected opening or safe)", name="rule")
+    for name, level in (("min_level", min_level), ("max_level", max_level)):
+        if not 1 <= level <= 5:
+            raise ArgumentError(f"level {level} is outside 1..5", name=name, allowed=(1, 5))
+    if min_level > max_level:
+        raise ArgumentError(
+            f"the least level {min_level} is above the hardest level {max_level}",
+            name="min_level",
+        )
     if mines < 0:
-        raise ArgumentError(f"the mine count {mines} is negative")
+        raise ArgumentError(f"the mine count {mines} is negative", name="mines")
     if start is not None and not (0 <= start[0] < board.width and 0 <= start[1] < board.height):
         raise ArgumentError(
             f"the start cell ({start[0]}, {start[1]}) is outside the "
-            f"{board.width}x{board.height} board"
+            f"{board.width}x{board.height} board",
+            name="start",
         )
     if start is not None:
         area = board.start_area(board.index(*start), rule)
