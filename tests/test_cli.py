@@ -166,7 +166,25 @@ BAD_INPUTS = [
     ("unknown character", ["analyze", "{char}"], "column 2"),
     ("digit above neighbours", ["analyze", "{corner4}"], "more than its 3 neighbours"),
     ("digit above 8", ["analyze", "{nine}"], "column 2"),
-    ("more mines than covered", ["analyze", "{toomany}"], "more than the 2 covered"),
+    ("more mines than covered", ["analyze", "{toomany}"], "many.txt: the mine total 3 is more"),
+    (
+        "--mines more than covered",
+        ["analyze", "{toomany}", "--mines", "9"],
+        "--mines 9: the mine total 9 is more than the 2 covered cells of {toomany}",
+    ),
+    (
+        "trusted flag in the conflict",
+        ["analyze", "{flag0}", "--trust-flags"],
+        "fits the number 0 at B1 and 1 trusted flag (A1)",
+    ),
+    ("replay of an .avf", ["replay", "{avf}", "--out", "a.svg"], "mineproof review {avf} --svg"),
+    (
+        "replay of a position",
+        ["replay", "{toomany}", "--out", "a.svg"],
+        "not a recorded game: expected the JSON object that bench --record writes",
+    ),
+    ("review of no id", ["review", "zzz"], "zzz: no such file, nor a game id of the web app"),
+    ("play --data a file", ["play", "--data", "{toomany}"], "--data {toomany}: not a folder"),
     ("no arrangement (ring)", ["analyze", "{ring}"], "no arrangement"),
     ("grid without total", ["analyze", "{grid}"], "--mines"),
     ("start outside", ["solve", str(LAYOUT), "--start", "30,0"], "outside"),
@@ -191,12 +209,14 @@ def test_bad_input_is_one_line_exit_1(
         "grid": write(tmp_path, "grid.json", "[[1,10],[10,10]]"),
         "mbf_out": write(tmp_path, "out.mbf", bytes([3, 3, 0, 1, 5, 0])),
         "mbf_twice": write(tmp_path, "twice.mbf", bytes([3, 3, 0, 2, 1, 1, 1, 1])),
+        "flag0": write(tmp_path, "flag0.txt", "4x1x1\nF01H\n"),
+        "avf": str(ROOT / "tests" / "data" / "replays" / "beginner-15s.avf"),
     }
     status, out, err = run(capsys, *[a.format(**files) for a in argv])
     assert status == 1, name
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("mineproof: error: ")
-    assert needle in err
+    assert needle.format(**files) in err, err
     assert "Traceback" not in err
 
 

@@ -59,9 +59,11 @@ from mineproof.logic import SolveResult, grade, solve, solve_in_steps
 from mineproof.parallel import collect_less, ordered_map
 from mineproof.play import BenchRequest, run_bench
 from mineproof.play.replay import animation_gif, animation_svg, load_record
+from mineproof.position import Position
 from mineproof.render import analysis_grid, analysis_svg, percent, position_svg
 from mineproof.review import (
     LONG_THINK,
+    REPLAY_KINDS,
     RecordedGame,
     Summary,
     mistakes_table,
@@ -502,8 +504,25 @@ def _write_text(path: str, text: str) -> None:
     _write_bytes(Path(path), text.encode("utf-8"))
 
 
+def _position(args: argparse.Namespace) -> Position:
+    """Return the position of ``args.file``, with ``--mines`` as its mine total when given.
+
+    Raises ``FormatError`` when the file is malformed, its own mine total larger than its
+    covered cells too (the error names the file), and ``ArgumentError`` naming ``--mines`` and
+    the file when the total given is larger than the file's covered cells.
+    """
+    data = read_bytes(args.file)
+    try:
+        return load_position(data, args.mines)
+    except ArgumentError as exc:
+        if args.mines is None:
+            raise FormatError(str(exc)) from exc
+        source = "standard input" if args.file == "-" else args.file
+        raise ArgumentError(f"--mines {args.mines}: {exc} of {source}", name="--mines") from exc
+
+
 def _hint(args: argparse.Namespace) -> str:
-    position = load_position(read_bytes(args.file), args.mines)
+    position = _position(args)
     found = hint(position, args.lang, trust_flags=args.trust_flags, open=args.open)
     if not found.steps and not found.safest:
         raise GameOverError(_nothing_to_hint(found.analysis))
@@ -663,6 +682,12 @@ def _bench(args: argparse.Namespace) -> str:
 
 def _replay(args: argparse.Namespace) -> str:
     kind = Path(args.out).suffix.lower()
+    replay = Path(args.file).suffix.lower().lstrip(".")
+    if replay in REPLAY_KINDS:
+        raise FormatError(
+            f"a .{replay} replay is not a game that bench --record writes: "
+            f"mineproof review {args.file} --svg OUT.svg (or --gif OUT.gif) draws it"
+        )
     data = read_bytes(args.file)
     try:
         text = data.decode("utf-8")
@@ -676,7 +701,7 @@ def _replay(args: argparse.Namespace) -> str:
     return f"wrote {args.out}: {counted(len(record['moves']), 'move')}, {record['outcome']}"
 
 
-_GAME_FILES = (".avf", ".mvf", ".rmv", ".evf", ".json")
+_GAME_FILES = (*(f".{kind}" for kind in REPLAY_KINDS), ".json")
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 MAX_LONG_THINK = 3600.0
 """The largest ``review --long-think``, in seconds."""
@@ -711,7 +736,8 @@ def _review_one(job: tuple[str, RecordedGame | None, str, bool, bool, float]) ->
 def _review_sources(args: argparse.Namespace) -> list[tuple[str, RecordedGame | None]]:
     """Return the games to review, in order: files (a folder gives its game files, sorted)
     and the web app's games by id (read here from ``--data``). Raises ``ArgumentError`` for a
-    name that is neither a file, a folder nor a game id, and the errors of reading a game."""
+    folder with no game file, ``NotFoundError`` for a name that is neither a file, a folder
+    nor a game id, and the errors of reading a game."""
     out: list[tuple[str, RecordedGame | None]] = []
     for name in args.games:
         path = Path(name)
@@ -722,10 +748,15 @@ def _review_sources(args: argparse.Namespace) -> list[tuple[str, RecordedGame | 
             if not files:
                 raise ArgumentError(f"{name}: no game file (.avf .mvf .rmv .evf .json) in it")
             out += [(str(p), None) for p in files]
-        elif path.exists() or name == "-" or not _GAME_ID.fullmatch(name):
+        elif path.exists() or name == "-" or path.suffix.lower() in _GAME_FILES:
             out.append((name, None))
-        else:
+        elif _GAME_ID.fullmatch(name):
             out.append((name, _web_game(name, args.data)))
+        else:
+            raise NotFoundError(
+                f"{name}: no such file, nor a game id of the web app (8 to 64 letters, digits, "
+                "- or _)"
+            )
     return out
 
 
@@ -1121,7 +1152,7 @@ def _run(args: argparse.Namespace) -> str | None:
     if args.command == "review":
         return _review(args)
     if args.command == "analyze":
-        position = load_position(read_bytes(args.file), args.mines)
+        position = _position(args)
         analysis = analyze(position, trust_flags=args.trust_flags)
         if args.json:
             return json.dumps(analysis.to_json())
@@ -1136,7 +1167,12 @@ def _play(args: argparse.Namespace) -> int:
     taken, the data folder is unusable or used by another server, its database is damaged or
     read-only, the worker processes cannot start)."""
     try:
+        if args.data is not None:  # a file in the way is named as such, not "File exists"
+            _make_folder(args.data, "--data")
         run(args.host, args.port, args.data, open_browser=not args.no_browser, quiet=args.quiet)
+    except MineproofError as exc:
+        print(f"mineproof: error: {exc}", file=sys.stderr)
+        return exit_status(exc)
     except sqlite3.Error as exc:
         from mineproof.web import default_data_dir
 

@@ -141,8 +141,9 @@ class Position:
         return self.cells[self.board.index(x, y)]
 
     @classmethod
-    def parse(cls, text: str) -> Position:
-        """Return the position written in JSMinesweeper's text format.
+    def parse(cls, text: str, mines: int | None = None) -> Position:
+        """Return the position written in JSMinesweeper's text format, with the header's mine
+        total or, when given, ``mines`` instead.
 
         Blank lines and surrounding spaces are ignored. Raises ``FormatError`` naming the line
         and column of the first problem, and ``ArgumentError`` for a mine total larger than the
@@ -155,7 +156,7 @@ class Position:
         parts = header.strip().lower().split("x")
         if len(parts) != 3 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
             raise FormatError("expected a 'WxHxM' header such as 30x16x99", line=n0, excerpt=header)
-        width, height, mines = (int(p) for p in parts)
+        width, height, total = (int(p) for p in parts)
         try:
             board = Board(width, height)
         except FormatError as exc:
@@ -184,7 +185,7 @@ class Position:
                         f"unknown cell {char!r} (expected 0-8, H or F)", line=n, column=col
                     )
                 cells.append(code)
-        return cls(board, tuple(cells), mines)
+        return cls(board, tuple(cells), total if mines is None else mines)
 
     def rows(self) -> list[list[int]]:
         """Return the cell codes row by row, top row first.

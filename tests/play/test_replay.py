@@ -368,6 +368,7 @@ def test_modern_rules_keep_the_opening_free() -> None:
     [
         ("", "not a recorded game: Expecting value"),
         ("[1, 2]", "expected a JSON object, not [1, 2]"),
+        ("3x1x1\n1H1", "expected the JSON object that bench --record writes, not text starting"),
         ('{"width": 9}', "missing height, mines, layout, start, moves, outcome"),
         ("[" * 100_000, "not a recorded game"),
         ('{"width": 1' + "0" * 5000 + "}", "not a recorded game"),

@@ -69,6 +69,12 @@ def load_record(text: str) -> dict[str, Any]:
     Raises ``FormatError`` when the text is not JSON (with its line and column) or not a
     recorded game (naming the field, and the move, that is wrong).
     """
+    start = text.lstrip()[:1]
+    if start and start not in "{[":  # not JSON at all (a position, a layout): say what is wanted
+        raise FormatError(
+            "not a recorded game: expected the JSON object that bench --record writes, "
+            f"not text starting {text.lstrip()[:12]!r}"
+        )
     try:
         record = json.loads(text)
     except json.JSONDecodeError as exc:
