@@ -312,6 +312,22 @@ def test_hint_when_nothing_is_forced(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "50%" in data["text"]
 
 
+def test_a_list_of_safest_cells_cut_short_says_how_many_more(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 12 cells equally safe: the text names 6 and says 6 more, the JSON lists all 12.
+    path = write(tmp_path, "p.txt", "4x4x3\n1HHH\nHHHH\nHHHH\nHHHH\n")
+    _, out, _ = run(capsys, "hint", path)
+    assert "The safest cells are C1, D1, C2, D2, A3, B3 and 6 more cells, each" in out
+    _, out, _ = run(capsys, "hint", path, "--json")
+    assert len(json.loads(out)["safest"]) == 12
+    _, out, _ = run(capsys, "analyze", path)
+    assert out.splitlines()[-1] == (
+        "nothing is forced safe; safest cells: C1 (17%), D1 (17%), C2 (17%), D2 (17%), "
+        "A3 (17%), then 10 more covered cells, none safer"
+    )
+
+
 def test_hint_in_another_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, "e.txt", "4x3x3\n01HH\n13HH\nHHHH\n")
     _, english, _ = run(capsys, "hint", path)

@@ -1074,6 +1074,10 @@ def _names(cells: list[tuple[int, int]]) -> str:
     return " ".join(cell_name(x, y) for x, y in cells) if cells else "none"
 
 
+_SAFEST_SHOWN = 5
+"""How many of the safest cells ``analyze`` names when nothing is forced safe."""
+
+
 def _analysis_text(analysis: Analysis) -> str:
     position = analysis.position
     lines = [
@@ -1096,12 +1100,14 @@ def _analysis_text(analysis: Analysis) -> str:
             for i, n in enumerate(analysis.mine_counts)
             if n >= 0 and not (analysis.trust_flags and position.flag_mask >> i & 1)
         )
-        best = ranked[:5]
+        best = ranked[:_SAFEST_SHOWN]
         if best:
             shown = ", ".join(
                 f"{board.name(i)} ({percent(n / analysis.arrangements)})" for n, i in best
             )
-            lines.append(f"nothing is forced safe; safest cells: {shown}")
+            rest = len(ranked) - len(best)
+            more = f", then {counted(rest, 'more covered cell')}, none safer" if rest else ""
+            lines.append(f"nothing is forced safe; safest cells: {shown}{more}")
     statuses = analysis.flag_status()
     if statuses and not analysis.trust_flags:
         lines.append(

@@ -307,3 +307,13 @@ def test_all_mines_found_says_one_mine_and_no_mine_in_good_words(lang: str) -> N
         assert texts[1].startswith("The only mine has been found.")
         assert texts[3].startswith("All 3 mines have been found.")
     assert not re.search(r"\b[01] (mines|minas|Minen)\b", " ".join(texts.values())), texts
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_long_list_of_safest_cells_says_how_many_more(lang: str) -> None:
+    cells = [(x, y) for y in range(3) for x in range(4)]  # 12 cells: 6 named, 6 more
+    text = guess_text(cells, "17%", lang)
+    assert "A1" in text and "B2" in text and "D3" not in text and "6" in text, text
+    if lang == "en":
+        assert "The safest cells are A1, B1, C1, D1, A2, B2 and 6 more cells, each" in text
+    assert "{" not in text

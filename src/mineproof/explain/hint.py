@@ -214,7 +214,7 @@ def _guess(
     lowest = min(n for n, _ in counts)
     safest = [position.board.xy(i) for n, i in counts if n == lowest]
     p = lowest / analysis.arrangements
-    text = guess_text(safest[:8], percent(p), lang)
+    text = guess_text(safest, percent(p), lang)
     best = _advice(position, trust_flags, lang)
     if best is not None:
         text += " " + best.text
