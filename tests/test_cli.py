@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -847,3 +848,23 @@ def test_help_prints_no_doubled_percent(capsys: pytest.CaptureFixture[str], comm
         main([command, "--help"])
     out, _ = capsys.readouterr()
     assert exc.value.code == 0 and command in out and "%%" not in out
+
+
+def test_the_readme_documents_every_option_of_every_command() -> None:
+    import argparse
+
+    from mineproof.cli import _parser
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    sections = readme.split("\n### ")
+    (commands,) = [a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    for name, parser in commands.choices.items():
+        # The command's own section, or the one whose synopsis shows it (replay: under bench).
+        heading = re.compile(f"`mineproof {name}[ `]")
+        (section,) = [s for s in sections if heading.search(s.split("\n")[0])] or [
+            s for s in sections if f"\nmineproof {name} " in s
+        ]
+        for action in parser._actions:
+            for option in action.option_strings:
+                if option.startswith("--") and option != "--help":
+                    assert option in section, f"mineproof {name} {option}"
