@@ -20,6 +20,7 @@ from mineproof.explain import (
     explain,
     grade_text,
     guess_text,
+    hint,
     level_name,
 )
 from mineproof.explain.text import LOCALES
@@ -273,6 +274,8 @@ def test_no_space_after_a_cjk_full_stop(lang: str) -> None:
     assert "\u3002" in text.rstrip("\u3002")
     assert "\u3002 " not in text
     assert "\u3002 " not in grade_text(True, 3, {1: 5, 3: 1}, lang)
+    guess = hint(Position.parse("4x4x3\n1HHH\nHHHH\nHHHH\nHHHH"), lang)
+    assert guess.best is not None and "\u3002 " not in guess.headline, guess.headline
 
 
 def test_a_list_of_21_cells_takes_the_plural_in_russian() -> None:

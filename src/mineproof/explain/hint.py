@@ -13,6 +13,7 @@ from typing import Any
 
 from mineproof.analysis import Analysis, CountTooLarge, analyze
 from mineproof.explain.text import (
+    _sentences,
     best_guess_text,
     explain,
     flagged_first,
@@ -217,7 +218,7 @@ def _guess(
     text = guess_text(safest, percent(p), lang)
     best = _advice(position, trust_flags, lang)
     if best is not None:
-        text += " " + best.text
+        text = _sentences([text, best.text])  # no space after a CJK full stop
     return analysis, safest, p, text, best
 
 
