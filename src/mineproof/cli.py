@@ -169,7 +169,8 @@ def _int_in(low: int, high: int | None = None) -> Callable[[str], int]:
             )
         value = int(text)
         if value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"{value} is outside {low}..{high:,}")
+            upto = "" if high is None else f"{high:,}"
+            raise argparse.ArgumentTypeError(f"{value} is outside {low}..{upto}")
         return value
 
     return check
