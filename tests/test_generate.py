@@ -245,6 +245,10 @@ def test_cli_text_and_json_are_reproducible(capsys: pytest.CaptureFixture[str]) 
         (["--level", "beginner", "--width", "9"], "--width: not allowed with argument --level"),
         (["--level", "beginner", "--count", "0"], "--count: 0 is outside 1..1,000,000"),
         (["--level", "beginner", "--jobs", "0"], "--jobs: 0 is outside 1.."),
+        (
+            ["--width", "100", "--height", "100", "--mines", "9", "--sampler", "chain"],
+            "--sampler: the chain sampler takes boards of at most 4,096 cells",
+        ),
     ],
 )
 def test_cli_bad_option_values_are_usage_errors(
@@ -526,8 +530,8 @@ def test_cli_chain_on_a_board_too_large_says_so(capsys: pytest.CaptureFixture[st
     status, out, err = run(
         capsys, "generate", "--width", "80", "--height", "80", "--mines", "10", "--sampler", "chain"
     )
-    assert status == 1 and out == ""
-    assert "chain sampler takes boards of at most 4,096 cells" in err
+    assert status == 2 and out == ""
+    assert "argument --sampler: the chain sampler takes boards of at most 4,096 cells" in err
     assert len(err.strip().splitlines()) == 1
 
 

@@ -14,7 +14,14 @@ from typing import Any
 
 from mineproof.board import Board, cell_name
 from mineproof.formats import format_layout_text
-from mineproof.generate import Generated, Sampler, StartRule, check_arguments, generate
+from mineproof.generate import (
+    Generated,
+    Sampler,
+    StartRule,
+    check_arguments,
+    check_sampler,
+    generate,
+)
 from mineproof.logic import Engine, Grade, grade
 from mineproof.parallel import ordered_map
 from mineproof.position import Position
@@ -42,10 +49,11 @@ class BatchRequest:
     sampler: Sampler = "auto"
 
     def check(self) -> None:
-        """Raise ``ArgumentError`` now for arguments no board can meet."""
+        """Raise ``ArgumentError`` now for arguments no board can meet, or no sampler takes."""
         check_arguments(
             self.board, self.mines, self.rule, self.start, self.max_level, self.min_level
         )
+        check_sampler(self.board, self.sampler)
 
     def make(self, index: int) -> BatchItem:
         """Return board ``index`` of the batch, verified and graded."""

@@ -267,13 +267,7 @@ def generate(
     time: its message names the window of levels when one was asked for.
     """
     check_arguments(board, mines, rule, start, max_level, min_level)
-    if sampler == "chain" and board.size > CHAIN_CELLS:
-        raise ArgumentError(
-            f"the chain sampler takes boards of at most {CHAIN_CELLS:,} cells "
-            f"(this one has {board.size:,}); --sampler perturb makes larger ones"
-        )
-    if sampler not in ("auto", "exact", "perturb", "chain"):
-        raise ArgumentError(f"unknown sampler {sampler!r} (expected auto, exact, perturb or chain)")
+    check_sampler(board, sampler)
     if start is None and rule == "opening":
         start = ((board.width - 1) // 2, (board.height - 1) // 2)
     deadline = None if seconds is None else time.monotonic() + seconds
@@ -802,6 +796,21 @@ def _verify(
     if hardest > max_level:
         return "too hard", hardest
     return "ok", hardest
+
+
+def check_sampler(board: Board, sampler: str) -> None:
+    """Raise ``ArgumentError`` (its ``name`` ``sampler``) for an unknown sampler, or one that does
+    not take boards of this size (``chain``: at most :data:`CHAIN_CELLS` cells)."""
+    if sampler not in ("auto", "exact", "perturb", "chain"):
+        raise ArgumentError(
+            f"unknown sampler {sampler!r} (expected auto, exact, perturb or chain)", name="sampler"
+        )
+    if sampler == "chain" and board.size > CHAIN_CELLS:
+        raise ArgumentError(
+            f"the chain sampler takes boards of at most {CHAIN_CELLS:,} cells "
+            f"(this one has {board.size:,}); --sampler perturb makes larger ones",
+            name="sampler",
+        )
 
 
 def check_arguments(
