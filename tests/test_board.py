@@ -218,10 +218,10 @@ def test_random_layouts_differ_between_seeds() -> None:
 @pytest.mark.parametrize(
     ("mines", "start", "rule", "message"),
     [
-        (10, None, "safe", r"10 mines do not fit on a 3x3 board \(at most 9\)"),
-        (-1, None, "safe", r"-1 mines do not fit"),
-        (9, (1, 1), "safe", r"9 mines do not fit outside the safe start area .*at most 8"),
-        (1, (1, 1), "opening", r"1 mines do not fit outside the opening start area .*at most 0"),
+        (10, None, "safe", r"10 mines cannot fit on a 3x3 board \(at most 9\)"),
+        (-1, None, "safe", r"-1 mines cannot fit"),
+        (9, (1, 1), "safe", r"9 mines cannot fit outside the safe start area .*at most 8"),
+        (1, (1, 1), "opening", r"1 mine cannot fit outside the opening start area .*at most 0"),
         (6, (0, 0), "opening", r"at most 5"),
     ],
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -28,7 +29,10 @@ LAYOUT = ROOT / "examples" / "expert-solvable.mbf"
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     """Run the command line in-process; return (status, stdout, stderr)."""
-    status = main(list(args))
+    try:
+        status = main(list(args))
+    except SystemExit as exc:  # the argument parser's own usage errors
+        status = int(str(exc.code))
     out, err = capsys.readouterr()
     return status, out, err
 
@@ -132,6 +136,19 @@ def test_a_conflict_with_the_mine_total_is_named_in_good_english(
         assert err.endswith(f"no arrangement of mines fits {named}\n"), err
 
 
+def test_counts_of_one_are_singular(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "analyze", write(tmp_path, "p.txt", "2x1x1\nF1\n"))
+    assert out.splitlines()[0] == "2x1, 1 mine, 1 covered cell, 1 flag"
+    _, out, _ = run(capsys, "analyze", write(tmp_path, "q.txt", "3x1x2\nHHH\n"))
+    assert out.splitlines()[0] == "3x1, 2 mines, 3 covered cells"
+    _, out, _ = run(capsys, "solve", write(tmp_path, "l.txt", "3x1x1\n.*.\n"), "--start", "0,0")
+    assert out == "solved from A1 (0, 0): all 2 safe cells opened in 1 step, no guess needed\n"
+    folder = tmp_path / "boards"
+    args = ["generate", "--level", "beginner", "--count", "1", "--seed", "1", "--out", str(folder)]
+    _, out, _ = run(capsys, *args)
+    assert out == f"wrote 1 board to {folder / 'boards.txt'}\n"
+
+
 def test_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "solve", str(LAYOUT), "--start", "15,8", "--json")
     assert status == 0
@@ -162,7 +179,25 @@ BAD_INPUTS = [
     ("unknown character", ["analyze", "{char}"], "column 2"),
     ("digit above neighbours", ["analyze", "{corner4}"], "more than its 3 neighbours"),
     ("digit above 8", ["analyze", "{nine}"], "column 2"),
-    ("more mines than covered", ["analyze", "{toomany}"], "more than the 2 covered"),
+    ("more mines than covered", ["analyze", "{toomany}"], "many.txt: the mine total 3 is more"),
+    (
+        "--mines more than covered",
+        ["analyze", "{toomany}", "--mines", "9"],
+        "--mines 9: the mine total 9 is more than the 2 covered cells of {toomany}",
+    ),
+    (
+        "trusted flag in the conflict",
+        ["analyze", "{flag0}", "--trust-flags"],
+        "fits the number 0 at B1 and 1 trusted flag (A1)",
+    ),
+    ("replay of an .avf", ["replay", "{avf}", "--out", "a.svg"], "mineproof review {avf} --svg"),
+    (
+        "replay of a position",
+        ["replay", "{toomany}", "--out", "a.svg"],
+        "not a recorded game: expected the JSON object that bench --record writes",
+    ),
+    ("review of no id", ["review", "zzz"], "zzz: no such file, nor a game id of the web app"),
+    ("play --data a file", ["play", "--data", "{toomany}"], "--data {toomany}: not a folder"),
     ("no arrangement (ring)", ["analyze", "{ring}"], "no arrangement"),
     ("grid without total", ["analyze", "{grid}"], "--mines"),
     ("start outside", ["solve", str(LAYOUT), "--start", "30,0"], "outside"),
@@ -187,12 +222,14 @@ def test_bad_input_is_one_line_exit_1(
         "grid": write(tmp_path, "grid.json", "[[1,10],[10,10]]"),
         "mbf_out": write(tmp_path, "out.mbf", bytes([3, 3, 0, 1, 5, 0])),
         "mbf_twice": write(tmp_path, "twice.mbf", bytes([3, 3, 0, 2, 1, 1, 1, 1])),
+        "flag0": write(tmp_path, "flag0.txt", "4x1x1\nF01H\n"),
+        "avf": str(ROOT / "tests" / "data" / "replays" / "beginner-15s.avf"),
     }
     status, out, err = run(capsys, *[a.format(**files) for a in argv])
     assert status == 1, name
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("mineproof: error: ")
-    assert needle in err
+    assert needle.format(**files) in err, err
     assert "Traceback" not in err
 
 
@@ -286,6 +323,22 @@ def test_hint_when_nothing_is_forced(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert status == 0 and data["level"] == 0 and data["safe"] == [] and data["mine"] == []
     assert data["safest"] == [[0, 0], [2, 0]] and data["probability"] == 0.5
     assert "50%" in data["text"]
+
+
+def test_a_list_of_safest_cells_cut_short_says_how_many_more(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 12 cells equally safe: the text names 6 and says 6 more, the JSON lists all 12.
+    path = write(tmp_path, "p.txt", "4x4x3\n1HHH\nHHHH\nHHHH\nHHHH\n")
+    _, out, _ = run(capsys, "hint", path)
+    assert "The safest cells are C1, D1, C2, D2, A3, B3 and 6 more cells, each" in out
+    _, out, _ = run(capsys, "hint", path, "--json")
+    assert len(json.loads(out)["safest"]) == 12
+    _, out, _ = run(capsys, "analyze", path)
+    assert out.splitlines()[-1] == (
+        "nothing is forced safe; safest cells: C1 (17%), D1 (17%), C2 (17%), D2 (17%), "
+        "A3 (17%), then 10 more covered cells, none safer"
+    )
 
 
 def test_hint_in_another_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -391,10 +444,6 @@ def game_record(tmp_path: Path) -> str:
 
 FORMER_TRACEBACKS = [
     # (name, arguments, what the one line says); {tmp} a folder, {file} a file, {game} a record
-    ("speed inf", ["replay", "{game}", "--out", "{tmp}/a.svg", "--speed", "inf"], "--speed inf"),
-    ("speed nan", ["replay", "{game}", "--out", "{tmp}/a.gif", "--speed", "nan"], "--speed nan"),
-    ("speed huge", ["replay", "{game}", "--out", "{tmp}/a.gif", "--speed", "1e300"], "0.01..600"),
-    ("speed tiny", ["replay", "{game}", "--out", "{tmp}/a.svg", "--speed", "1e-300"], "0.01..600"),
     ("header digits", ["analyze", "{digits}"], "line 1: the header's width has 4,400 digits"),
     ("layout digits", ["solve", "{digits_layout}", "--start", "0,0"], "has 4,400 digits"),
     (
@@ -417,19 +466,8 @@ FORMER_TRACEBACKS = [
         ["bench", "--level", "beginner", "--games", "2", "--record", "{file}"],
         "--record {file}: not a folder",
     ),
-    (
-        "scheduler with a space",
-        ["generate", "--level", "beginner", "--scheduler", "foo bar"],
-        "--scheduler 'foo bar' is not a scheduler address",
-    ),
-    (
-        "scheduler without host",
-        ["bench", "--level", "beginner", "--scheduler", "tcp://"],
-        "--scheduler 'tcp://' is not a scheduler address",
-    ),
-    ("hint --svg .", ["hint", "{position}", "--svg", "."], "cannot write .: is a directory"),
-    ("hint --svg folder", ["hint", "{position}", "--svg", "{tmp}"], "is a directory"),
-    ("hint --svg under a file", ["hint", "{position}", "--svg", "{file}/sub"], "Not a directory"),
+    ("hint --svg folder", ["hint", "{position}", "--svg", "{svg_dir}"], "is a directory"),
+    ("hint --svg under a file", ["hint", "{position}", "--svg", "{file}/a.svg"], "Not a directory"),
     ("endless input", ["analyze", "/dev/zero"], "larger than 67,108,864 bytes"),
     ("tampered start", ["replay", "{bad_start}", "--out", "{tmp}/a.svg"], "field 'start'"),
     ("unknown action", ["replay", "{bad_action}", "--out", "{tmp}/a.svg"], "field 'action'"),
@@ -452,6 +490,7 @@ def test_former_tracebacks_are_one_line(
     action["moves"][1]["action"] = "dig"
     files = {
         "tmp": str(tmp_path),
+        "svg_dir": str(tmp_path / "d.svg"),
         "game": game_record,
         "file": write(tmp_path, "a-file", "not a folder"),
         "digits": write(tmp_path, "d.txt", "9" * 4400 + "x1x1\nH\n"),
@@ -460,6 +499,7 @@ def test_former_tracebacks_are_one_line(
         "bad_start": write(tmp_path, "start.json", json.dumps(start)),
         "bad_action": write(tmp_path, "action.json", json.dumps(action)),
     }
+    (tmp_path / "d.svg").mkdir()
     before = sorted(tmp_path.rglob("*"))
     status, out, err = run(capsys, *[a.format(**files) for a in argv])
     _one_line(status, out, err, needle.format(**files))
@@ -470,37 +510,89 @@ def test_a_bad_argument_does_not_blame_the_file(
     capsys: pytest.CaptureFixture[str], game_record: str
 ) -> None:
     # The file was read fine: the error is the flag's, and says so without naming the file.
+    status, out, err = run(capsys, "solve", str(LAYOUT), "--start", "30,0")
+    _one_line(status, out, err, "--start 30,0 is outside the 30x16 board of")
     status, out, err = run(capsys, "replay", game_record, "--out", "x.svg", "--speed", "0")
-    _one_line(status, out, err, "--speed 0 is outside")
-    assert game_record not in err
+    assert status == 2 and "argument --speed: 0 is outside" in err and game_record not in err
 
 
-CAPS = [
-    (["generate", "--level", "beginner", "--jobs", "0"], "--jobs 0 is outside 1.."),
-    (["generate", "--level", "beginner", "--jobs", "100000"], "--jobs 100000 is outside 1.."),
+USAGE_ERRORS = [
+    # (arguments, what the one line says after "mineproof: error: argument "); {game} a record
+    (["generate", "--level", "beginner", "--jobs", "0"], "--jobs: 0 is outside 1.."),
+    (["generate", "--level", "beginner", "--jobs", "100000"], "--jobs: 100000 is outside 1.."),
     (["bench", "--level", "beginner", "--jobs", "100000"], "processes per CPU"),
-    (["bench", "--level", "beginner", "--games", "0"], "--games 0 is outside 1..10,000,000"),
+    (["bench", "--level", "beginner", "--games", "0"], "--games: 0 is outside 1..10,000,000"),
     (
         ["bench", "--level", "beginner", "--games", "1000000000000"],
-        "--games 1000000000000 is outside 1..10,000,000",
+        "--games: 1000000000000 is outside 1..10,000,000",
     ),
-    (["generate", "--level", "beginner", "--count", "0"], "--count 0 is outside 1..1,000,000"),
+    (["generate", "--level", "beginner", "--count", "0"], "--count: 0 is outside 1..1,000,000"),
     (
         ["generate", "--level", "beginner", "--count", "100000000"],
-        "--count 100000000 is outside 1..1,000,000",
+        "--count: 100000000 is outside 1..1,000,000",
     ),
-    (["replay", "x.json", "--out", "x.gif", "--scale", "9"], "--scale 9 is outside 1..8"),
-    (["bench", "--width", "256", "--height", "2", "--mines", "1"], "--width 256 is outside 1..255"),
-    (["solve", str(LAYOUT), "--start", "30,0"], "--start 30,0 is outside the 30x16 board of"),
+    (["replay", "{game}", "--out", "x.gif", "--scale", "9"], "--scale: 9 is outside 1..8"),
+    (
+        ["bench", "--width", "256", "--height", "2", "--mines", "1"],
+        "--width: 256 is outside 1..255",
+    ),
+    (["bench", "--width", "9", "--mines", "1"], "--width: needs --height and --mines"),
+    (["bench", "--level", "beginner", "--width", "9"], "--width: not allowed with argument"),
+    (["bench", "--level", "beginner", "--mines", "-1"], "--mines: expected a number from 0"),
+    (["generate", "--level", "beginner", "--min-level", "6"], "--min-level: 6 is outside 1..5"),
+    (["generate", "--level", "beginner", "--at", "9,0"], "--at: the start cell (9, 0) is outside"),
+    (["generate", "--level", "beginner", "--reveal", "-1"], "--reveal: expected a number from 0"),
+    (["play", "--port", "99999"], "--port: port 99999 is outside 0..65535"),
+    (["replay", "{game}", "--out", "a.svg", "--speed", "0"], "--speed: 0 is outside 0.01..600"),
+    (["replay", "{game}", "--out", "a.svg", "--speed", "inf"], "--speed: inf is outside"),
+    (["replay", "{game}", "--out", "a.gif", "--speed", "nan"], "--speed: nan is outside"),
+    (["replay", "{game}", "--out", "a.gif", "--speed", "1e300"], "0.01..600 seconds per move"),
+    (["replay", "{game}", "--out", "a.svg", "--speed", "1e-300"], "0.01..600 seconds per move"),
+    (["replay", "{game}", "--out", "a.png"], "--out: expected a file name ending in .svg or .gif"),
+    (["review", "{game}", "--long-think", "-1"], "--long-think: -1 is outside 0..3600 seconds"),
+    (["review", "{game}", "--speed", "0", "--gif", "a.gif"], "0.01..600 seconds per click"),
+    (["review", "{game}", "--svg", ""], "--svg: expected a file name ending in .svg, got ''"),
+    (["review", "{game}", "{game}", "--svg", "a.svg"], "--svg: draws one game"),
+    (["hint", "{game}", "--svg", "out.png"], "--svg: expected a file name ending in .svg"),
+    (["hint", "{game}", "--svg", ""], "--svg: expected a file name ending in .svg, got ''"),
+    (["hint", "{game}", "--svg", "."], "--svg: expected a file name ending in .svg, got '.'"),
+    (["grade", str(LAYOUT), "--start", "-1,1"], "--start: expected X,Y (two numbers from 0)"),
+    (
+        ["generate", "--level", "beginner", "--scheduler", "foo bar"],
+        "--scheduler: 'foo bar' is not a scheduler address",
+    ),
+    (
+        ["bench", "--level", "beginner", "--scheduler", "tcp://"],
+        "--scheduler: 'tcp://' is not a scheduler address",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("argv", "needle"), CAPS, ids=[" ".join(c[0][-2:]) for c in CAPS])
-def test_flags_have_caps(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:
+@pytest.mark.parametrize(
+    ("argv", "needle"), USAGE_ERRORS, ids=[" ".join(c[0][-2:]) for c in USAGE_ERRORS]
+)
+def test_a_bad_option_value_is_a_usage_error(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    game_record: str,
+    argv: list[str],
+    needle: str,
+) -> None:
+    # One rule, however the value is found wrong: one line naming the option, exit status 2,
+    # before any work, nothing written, and no JSON even with --json.
     started = time.perf_counter()
-    status, out, err = run(capsys, *argv)
-    _one_line(status, out, err, needle)
-    assert time.perf_counter() - started < 5  # refused before any work
+    monkeypatch.chdir(tmp_path)
+    json_flag = (
+        ["--json"] if argv[0] in ("analyze", "solve", "hint", "grade", "bench", "review") else []
+    )
+    status, out, err = run(capsys, *[a.format(game=game_record) for a in argv], *json_flag)
+    assert status == 2, err
+    assert out == "" and err.count("\n") == 1, err
+    assert err.startswith("mineproof: error: argument --") and needle in err, err
+    assert err.endswith(f"(see mineproof {argv[0]} --help)\n"), err
+    assert time.perf_counter() - started < 5
+    assert sorted(tmp_path.iterdir()) == [Path(game_record)]
 
 
 def test_jobs_cap_follows_the_cpus() -> None:
@@ -529,9 +621,9 @@ def test_mines_with_a_level_replaces_its_mine_count(capsys: pytest.CaptureFixtur
     status, out, _ = run(capsys, "bench", "--level", "beginner", "--mines", "12", "--games", "2")
     assert out.startswith("9x9/12,")
     status, out, err = run(capsys, "generate", "--level", "expert", "--mines", "500")
-    _one_line(status, out, err, "500 mines do not fit")
+    assert status == 2 and "argument --mines: 500 mines cannot fit" in err
     status, out, err = run(capsys, "generate", "--level", "expert", "--height", "20")
-    _one_line(status, out, err, "--height goes with --width, not --level")
+    assert status == 2 and "argument --height: goes with --width, not --level" in err
 
 
 @pytest.mark.parametrize(
@@ -572,8 +664,8 @@ def test_analyze_json_on_an_impossible_position_prints_the_conflict(
     malformed = write(tmp_path, "bad.txt", "3x1x1\n1X1\n")
     status, out, _ = run(capsys, "analyze", malformed, "--json")
     assert status == 1 and {"line": 2, "column": 2}.items() <= json.loads(out).items()
-    status, out, _ = run(capsys, "bench", "--level", "beginner", "--games", "0", "--json")
-    assert status == 1 and json.loads(out)["argument"] == "--games"
+    status, out, _ = run(capsys, "solve", str(LAYOUT), "--start", "30,0", "--json")
+    assert status == 1 and json.loads(out)["argument"] == "--start"
 
 
 def _boards(text: str) -> list[str]:
@@ -840,3 +932,23 @@ def test_a_board_that_takes_long_shows_its_progress_on_a_terminal(
     assert notes[1].startswith("board 1: 1 layout tried (")
     assert any(", 1 change tried (" in note for note in notes)
     assert any("changes tried; grading: 1 step (" in note for note in notes)
+
+
+def test_the_readme_documents_every_option_of_every_command() -> None:
+    import argparse
+
+    from mineproof.cli import _parser
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    sections = readme.split("\n### ")
+    (commands,) = [a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    for name, parser in commands.choices.items():
+        # The command's own section, or the one whose synopsis shows it (replay: under bench).
+        heading = re.compile(f"`mineproof {name}[ `]")
+        (section,) = [s for s in sections if heading.search(s.split("\n")[0])] or [
+            s for s in sections if f"\nmineproof {name} " in s
+        ]
+        for action in parser._actions:
+            for option in action.option_strings:
+                if option.startswith("--") and option != "--help":
+                    assert option in section, f"mineproof {name} {option}"

@@ -18,6 +18,7 @@ from mineproof.errors import (
     MineproofError,
     NotFoundError,
     TooComplexError,
+    UsageError,
     exit_status,
     http_status,
 )
@@ -26,7 +27,8 @@ from mineproof.web.games import GameNotFound
 
 CASES: list[tuple[MineproofError, int, int]] = [
     (FormatError("bad", line=2, column=3), 1, 400),
-    (ArgumentError("--jobs 0", name="--jobs"), 1, 400),
+    (ArgumentError("cannot write out.svg: Permission denied"), 1, 400),
+    (UsageError("--jobs 0 is outside 1..8", name="--jobs"), 2, 400),
     (IllegalMoveError("outside", cell=(9, 9)), 1, 400),
     (GameOverError("the game is over (won)"), 1, 409),
     (GameNotStartedError("the game has not started"), 1, 409),

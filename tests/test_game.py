@@ -426,10 +426,10 @@ def test_new_is_reproducible_for_a_seed(seed: int, rule: FirstClick) -> None:
 @pytest.mark.parametrize(
     ("mines", "rule", "message"),
     [
-        (-1, "safe", r"-1 mines do not fit outside the safe start area .*at most 80"),
-        (81, "safe", r"81 mines do not fit outside the safe start area .*at most 80"),
-        (73, "opening", r"73 mines do not fit outside the opening start area .*at most 72"),
-        (82, "none", r"82 mines do not fit on a 9x9 board \(at most 81\)"),
+        (-1, "safe", r"-1 mines cannot fit outside the safe start area .*at most 80"),
+        (81, "safe", r"81 mines cannot fit outside the safe start area .*at most 80"),
+        (73, "opening", r"73 mines cannot fit outside the opening start area .*at most 72"),
+        (82, "none", r"82 mines cannot fit on a 9x9 board \(at most 81\)"),
     ],
 )
 def test_new_errors_when_mines_do_not_fit(mines: int, rule: FirstClick, message: str) -> None:

@@ -168,11 +168,11 @@ def test_impossible_board_is_a_clear_error() -> None:
 @pytest.mark.parametrize(
     ("mines", "rule", "start", "levels", "needle"),
     [
-        (73, "opening", None, (1, 5), "do not fit outside the opening start area"),
+        (73, "opening", None, (1, 5), "cannot fit outside the opening start area"),
         (81, "safe", (0, 0), (1, 5), "at most 80"),
         (10, "opening", (9, 0), (1, 5), "outside the 9x9 board"),
-        (10, "opening", None, (4, 2), "above --max-level"),
-        (10, "opening", None, (1, 6), "levels go from 1 to 5"),
+        (10, "opening", None, (4, 2), "the least level 4 is above the hardest level 2"),
+        (10, "opening", None, (1, 6), "level 6 is outside 1..5"),
     ],
 )
 def test_bad_arguments(
@@ -191,7 +191,10 @@ def test_bad_arguments(
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    status = main(list(args))
+    try:
+        status = main(list(args))
+    except SystemExit as exc:  # the argument parser's own usage errors
+        status = int(str(exc.code))
     out, err = capsys.readouterr()
     return status, out, err
 
@@ -225,19 +228,37 @@ def test_cli_text_and_json_are_reproducible(capsys: pytest.CaptureFixture[str]) 
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [
-        (["--width", "0", "--height", "5", "--mines", "1"], "width 0"),
-        (["--width", "300", "--height", "5", "--mines", "1"], "width 300"),
-        (["--level", "beginner", "--at", "9,9"], "outside"),
-        (["--level", "beginner", "--min-level", "3", "--max-level", "2"], "above --max-level"),
-        (["--width", "5", "--height", "5", "--mines", "17"], "do not fit"),
-        (["--level", "expert", "--format", "mbf"], "--out"),
-        (["--width", "5", "--mines", "3"], "--height"),
+        (["--width", "0", "--height", "5", "--mines", "1"], "--width: 0 is outside 1..255"),
+        (["--width", "300", "--height", "5", "--mines", "1"], "--width: 300 is outside 1..255"),
+        (["--level", "beginner", "--at", "9,9"], "--at: the start cell (9, 9) is outside"),
+        (
+            ["--level", "beginner", "--min-level", "3", "--max-level", "2"],
+            "--min-level: the least level 3 is above the hardest level 2",
+        ),
+        (["--level", "beginner", "--min-level", "6"], "--min-level: 6 is outside 1..5"),
+        (["--width", "5", "--height", "5", "--mines", "17"], "--mines: 17 mines cannot fit"),
+        (["--width", "3", "--height", "1", "--mines", "1"], "--mines: 1 mine cannot fit"),
+        (["--level", "expert", "--format", "mbf"], "--format: mbf writes files"),
+        (["--width", "5", "--mines", "3"], "--width: needs --height"),
+        (["--level", "beginner", "--mines", "-1"], "--mines: expected a number from 0"),
+        (["--level", "beginner", "--reveal", "-1"], "--reveal: expected a number from 0"),
+        (["--level", "beginner", "--width", "9"], "--width: not allowed with argument --level"),
+        (["--level", "beginner", "--count", "0"], "--count: 0 is outside 1..1,000,000"),
+        (["--level", "beginner", "--jobs", "0"], "--jobs: 0 is outside 1.."),
+        (
+            ["--width", "100", "--height", "100", "--mines", "9", "--sampler", "chain"],
+            "--sampler: the chain sampler takes boards of at most 4,096 cells",
+        ),
     ],
 )
-def test_cli_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:
+def test_cli_bad_option_values_are_usage_errors(
+    capsys: pytest.CaptureFixture[str], argv: list[str], needle: str
+) -> None:
+    # One rule, however the value is found wrong: exit status 2 and one line naming the option.
     status, out, err = run(capsys, "generate", *argv)
-    assert status == 1 and out == ""
-    assert err.startswith("mineproof: error: ") and err.count("\n") == 1 and needle in err
+    assert status == 2 and out == ""
+    assert err.startswith("mineproof: error: argument --") and err.count("\n") == 1, err
+    assert needle in err and err.endswith("(see mineproof generate --help)\n"), err
 
 
 def test_pre_revealed_start_is_consistent_and_gentler() -> None:
@@ -515,8 +536,8 @@ def test_cli_chain_on_a_board_too_large_says_so(capsys: pytest.CaptureFixture[st
     status, out, err = run(
         capsys, "generate", "--width", "80", "--height", "80", "--mines", "10", "--sampler", "chain"
     )
-    assert status == 1 and out == ""
-    assert "chain sampler takes boards of at most 4,096 cells" in err
+    assert status == 2 and out == ""
+    assert "argument --sampler: the chain sampler takes boards of at most 4,096 cells" in err
     assert len(err.strip().splitlines()) == 1
 
 

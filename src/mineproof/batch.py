@@ -21,6 +21,7 @@ from mineproof.generate import (
     Sampler,
     StartRule,
     check_arguments,
+    check_sampler,
     generate,
 )
 from mineproof.logic import Engine, Grade, grade
@@ -65,10 +66,11 @@ class BatchRequest:
     sampler: Sampler = "auto"
 
     def check(self) -> None:
-        """Raise ``ArgumentError`` now for arguments no board can meet."""
+        """Raise ``ArgumentError`` now for arguments no board can meet, or no sampler takes."""
         check_arguments(
             self.board, self.mines, self.rule, self.start, self.max_level, self.min_level
         )
+        check_sampler(self.board, self.sampler)
 
     def make(self, index: int, progress: BoardProgress | None = None) -> BatchItem:
         """Return board ``index`` of the batch, verified and graded; ``progress`` is told the

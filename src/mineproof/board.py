@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal, overload
 
 from mineproof.bitboard import bitboard, iter_bits
+from mineproof.english import counted
 from mineproof.errors import FormatError, IllegalMoveError
 
 __all__ = ["LEVELS", "MAX_SIDE", "Board", "FirstClick", "Layout", "cell_name", "iter_bits"]
@@ -27,6 +28,18 @@ LEVELS: dict[str, tuple[int, int, int]] = {
 
 MAX_SIDE = 255
 FirstClick = Literal["safe", "opening", "none"]
+
+
+def no_room(width: int, height: int, mines: int, room: int, where: str = "") -> str:
+    """Return the message for ``mines`` mines that cannot fit in the ``room`` cells a
+    ``width`` x ``height`` board has for them (``where``: " outside the safe start area").
+
+    >>> no_room(3, 1, 1, 0, " outside the opening start area")
+    '1 mine cannot fit outside the opening start area on a 3x1 board (at most 0)'
+    """
+    return (
+        f"{counted(mines, 'mine')} cannot fit{where} on a {width}x{height} board (at most {room})"
+    )
 
 
 def cell_name(x: int, y: int) -> str:
@@ -296,10 +309,7 @@ class Layout:
         free = iter_bits(board.full_mask & ~excluded)
         if not 0 <= mines <= len(free):
             where = f" outside the {rule} start area" if excluded else ""
-            raise FormatError(
-                f"{mines} mines do not fit{where} on a {board.width}x{board.height} board "
-                f"(at most {len(free)})"
-            )
+            raise FormatError(no_room(board.width, board.height, mines, len(free), where))
         mask = 0
         for i in rng.sample(free, mines):
             mask |= 1 << i

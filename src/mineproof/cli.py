@@ -1,12 +1,15 @@
 """The ``mineproof`` command line: parses arguments, calls the library, prints the results.
 
-Bad input ends with one line on standard error, ``mineproof: error: ...``, and exit status 1
-(the status comes from the one table in :mod:`mineproof.errors`); the file is named when what
-was read from it is wrong, never for a bad argument. A command run with ``--json`` also prints
-the error as one JSON object (:func:`error_json`). A usage error (an unknown flag, a malformed
-option) exits 2 as argparse does; Ctrl+C ends any command quietly with 130. Flags that size the
-work have caps (:data:`MAX_GAMES`, :data:`MAX_COUNT`, :func:`max_jobs`), and ``generate``
-writes each board as soon as it is made.
+Every error ends with one line on standard error, ``mineproof: error: ...``, and the exit
+status of the one table in :mod:`mineproof.errors`. A usage error, a command line wrong in
+itself (an unknown option, a bad option value, options that do not go together), names the
+option and exits 2, before any file is read: single values are checked by the options' ``type=``
+validators, combinations by :class:`~mineproof.errors.UsageError` where the command starts.
+Bad input (a file, an impossible position), an unwritable output and the like exit 1; the file
+is named when what was read from it is wrong, and a command run with ``--json`` also prints
+the error as one JSON object (:func:`error_json`). Ctrl+C ends any command quietly with 130.
+Flags that size the work have caps (:data:`MAX_GAMES`, :data:`MAX_COUNT`, :func:`max_jobs`), and
+``generate`` writes each board as soon as it is made.
 """
 
 from __future__ import annotations
@@ -26,12 +29,13 @@ from concurrent.futures import Executor
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from mineproof import __version__
 from mineproof.analysis import Analysis, analyze
 from mineproof.batch import BatchItem, BatchRequest, iter_batch
 from mineproof.board import LEVELS, MAX_SIDE, Board, Layout, cell_name
+from mineproof.english import counted
 from mineproof.errors import (
     ArgumentError,
     FormatError,
@@ -40,6 +44,7 @@ from mineproof.errors import (
     MineproofError,
     NotFoundError,
     TooComplexError,
+    UsageError,
     exit_status,
 )
 from mineproof.explain import (
@@ -55,9 +60,11 @@ from mineproof.logic import SolveResult, grade, solve, solve_in_steps
 from mineproof.parallel import collect_less, ordered_map
 from mineproof.play import BenchRequest, run_bench
 from mineproof.play.replay import animation_gif, animation_svg, load_record
+from mineproof.position import Position
 from mineproof.render import analysis_grid, analysis_svg, percent, position_svg
 from mineproof.review import (
     LONG_THINK,
+    REPLAY_KINDS,
     RecordedGame,
     Summary,
     mistakes_table,
@@ -99,6 +106,31 @@ def max_jobs() -> int:
     return _JOBS_PER_CPU * max(1, cpus)
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line naming the option, as every error is,
+    and that reads ``-1,1`` as a value (a cell to refuse with a reason), not as an option."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = re.compile(r"^-\d+$|^-\d*\.\d+$|^-\d+,-?\d+$")
+
+    def error(self, message: str) -> NoReturn:
+        """Print the usage error as one line and exit with the status of a usage error."""
+        sys.exit(_usage_error(self.prog, UsageError(message)))
+
+
+def _usage_error(prog: str, exc: UsageError) -> int:
+    """Print a usage error as one line, pointing to ``prog --help``; return its exit status."""
+    _end_bar()
+    print(f"mineproof: error: {exc} (see {prog} --help)", file=sys.stderr)
+    return exit_status(exc)
+
+
+def _usage(flag: str, message: str) -> UsageError:
+    """Return the usage error of option ``flag``, worded as the argument parser words its own."""
+    return UsageError(f"argument {flag}: {message}", name=flag)
+
+
 def _cell_xy(text: str) -> tuple[int, int]:
     """Return ``(x, y)`` from ``X,Y``; raises ``ArgumentTypeError`` otherwise."""
     parts = text.split(",")
@@ -118,33 +150,76 @@ def _port(text: str) -> int:
     return port
 
 
-def _count(text: str) -> int:
-    """Return a non-negative int (ASCII digits, at most 18 of them, leading zeros aside);
-    raises ``ArgumentTypeError`` otherwise."""
-    if not (text.isascii() and text.isdigit()):
-        raise argparse.ArgumentTypeError(f"expected a number from 0, got {text[:40]!r}")
-    if len(text.lstrip("0")) > _MAX_DIGITS:
-        raise argparse.ArgumentTypeError(
-            f"a number of {len(text.lstrip('0')):,} digits is too large (at most {_MAX_DIGITS})"
-        )
-    return int(text)
+def _int_in(low: int, high: int | None = None) -> Callable[[str], int]:
+    """Return the ``type=`` of an int option from ``low`` to ``high`` (None: no bound but its
+    digits): it returns the int, and raises ``ArgumentTypeError`` for any other text (at most
+    18 digits, leading zeros aside: a longer number is a usage error, not a very long wait).
+
+    >>> _int_in(1, 8)("08")
+    8
+    """
+    wanted = f"a number from {low}" + (f" to {high:,}" if high is not None else "")
+
+    def check(text: str) -> int:
+        if not (text.isascii() and text.isdigit()):
+            raise argparse.ArgumentTypeError(f"expected {wanted}, got {text[:40]!r}")
+        digits = len(text.lstrip("0"))
+        if digits > _MAX_DIGITS:
+            raise argparse.ArgumentTypeError(
+                f"a number of {digits:,} digits is too large (at most {_MAX_DIGITS})"
+            )
+        value = int(text)
+        if value < low or (high is not None and value > high):
+            upto = "" if high is None else f"{high:,}"
+            raise argparse.ArgumentTypeError(f"{value} is outside {low}..{upto}")
+        return value
+
+    return check
 
 
-def _in_range(flag: str, value: int, low: int, high: int, why: str = "") -> None:
-    """Raise ``ArgumentError`` naming ``flag`` and its range when ``value`` is outside it."""
-    if not low <= value <= high:
-        raise ArgumentError(
-            f"{flag} {value} is outside {low}..{high:,}" + (f" ({why})" if why else ""), name=flag
-        )
+_count = _int_in(0)
+
+
+def _float_in(low: float, high: float, unit: str) -> Callable[[str], float]:
+    """Return the ``type=`` of a float option from ``low`` to ``high`` ``unit``: it returns the
+    float, and raises ``ArgumentTypeError`` for any other text (nan and inf too)."""
+
+    def check(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text[:40]!r}") from None
+        if not (math.isfinite(value) and low <= value <= high):
+            raise argparse.ArgumentTypeError(f"{text[:40]} is outside {low:g}..{high:g} {unit}")
+        return value
+
+    return check
+
+
+def _out_file(*suffixes: str) -> Callable[[str], str]:
+    """Return the ``type=`` of an option naming a file to write, by its kind: the name must end
+    in one of ``suffixes`` (any case), which says what is written. It returns the name, and
+    raises ``ArgumentTypeError`` for any other (an empty one too)."""
+    kinds = " or ".join(suffixes)
+
+    def check(text: str) -> str:
+        if Path(text).suffix.lower() not in suffixes:
+            raise argparse.ArgumentTypeError(
+                f"expected a file name ending in {kinds}, got {text!r}"
+            )
+        return text
+
+    return check
 
 
 def _check_jobs(args: argparse.Namespace) -> None:
-    """Raise ``ArgumentError`` when ``--jobs`` is outside what this machine (or a cluster) runs."""
-    if args.scheduler is not None:
-        _in_range("--jobs", args.jobs, 1, _MAX_CLUSTER_JOBS, "with --scheduler")
-        return
-    cap = max_jobs()
-    _in_range("--jobs", args.jobs, 1, cap, f"{_JOBS_PER_CPU} processes per CPU of this machine")
+    """Raise ``UsageError`` when ``--jobs`` is outside what this machine (or a cluster) runs."""
+    if getattr(args, "scheduler", None) is not None:
+        high, why = _MAX_CLUSTER_JOBS, "with --scheduler"
+    else:
+        high, why = max_jobs(), f"{_JOBS_PER_CPU} processes per CPU of this machine"
+    if not 1 <= args.jobs <= high:
+        raise _usage("--jobs", f"{args.jobs} is outside 1..{high:,} ({why})")
 
 
 def _position_arguments(parser: argparse.ArgumentParser) -> None:
@@ -164,8 +239,9 @@ def _size_arguments(parser: argparse.ArgumentParser) -> None:
     """Add --level, or --width/--height/--mines (read back by ``_size``)."""
     size = parser.add_mutually_exclusive_group(required=True)
     size.add_argument("--level", choices=sorted(LEVELS), help="a standard size")
-    size.add_argument("--width", type=_count, help="board width (with --height and --mines)")
-    parser.add_argument("--height", type=_count, help="board height")
+    side = _int_in(1, MAX_SIDE)
+    size.add_argument("--width", type=side, help="board width (with --height and --mines)")
+    parser.add_argument("--height", type=side, help="board height")
     parser.add_argument(
         "--mines", type=_count, help="number of mines (with --level: instead of the level's)"
     )
@@ -175,13 +251,17 @@ def _animation_arguments(parser: argparse.ArgumentParser, per: str) -> None:
     """Add --speed (seconds per ``per`` of an animation) and --scale (of a GIF)."""
     parser.add_argument(
         "--speed",
-        type=float,
+        type=_float_in(MIN_SPEED, MAX_SPEED, f"seconds per {per}"),
         default=0.15,
         metavar="SECONDS",
         help=f"seconds per {per} ({MIN_SPEED}-{MAX_SPEED:g})",
     )
     parser.add_argument(
-        "--scale", type=int, default=1, metavar="N", help="GIF: cells of 16 x N pixels (1-8)"
+        "--scale",
+        type=_int_in(1, 8),
+        default=1,
+        metavar="N",
+        help="GIF: cells of 16 x N pixels (1-8)",
     )
 
 
@@ -219,9 +299,8 @@ def _executor(address: str | None) -> Iterator[Executor | None]:
     except (OSError, TimeoutError) as exc:
         raise ArgumentError(f"cannot reach the Dask scheduler at {address}: {exc}") from exc
     except (ValueError, TypeError, LookupError, ImportError) as exc:  # a malformed address
-        raise ArgumentError(
-            f"--scheduler {address!r} is not a scheduler address such as tcp://host:8786: {exc}",
-            name="--scheduler",
+        raise _usage(
+            "--scheduler", f"{address!r} is not a scheduler address such as tcp://host:8786: {exc}"
         ) from exc
     try:
         # The workers collect garbage as local ones do (those that join later keep theirs).
@@ -232,7 +311,7 @@ def _executor(address: str | None) -> Iterator[Executor | None]:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="mineproof",
         description="Exact Minesweeper analysis: probabilities, forced cells, logic-only solving.",
     )
@@ -287,7 +366,9 @@ def _parser() -> argparse.ArgumentParser:
     _position_arguments(hi)
     hi.add_argument("--lang", default="en", choices=LANGUAGES, help="language of the text")
     hi.add_argument("--json", action="store_true", help="print one JSON object")
-    hi.add_argument("--svg", metavar="OUT", help="also draw the hint as an SVG file")
+    hi.add_argument(
+        "--svg", type=_out_file(".svg"), metavar="OUT.svg", help="also draw the hint as an SVG file"
+    )
     hi.add_argument(
         "--open",
         action="store_true",
@@ -312,8 +393,9 @@ def _parser() -> argparse.ArgumentParser:
     _size_arguments(ge)
     ge.add_argument("--start", choices=["opening", "safe"], default="opening", help="start rule")
     ge.add_argument("--at", type=_cell_xy, metavar="X,Y", help="start cell (default: see docs)")
-    ge.add_argument("--max-level", type=int, default=5, metavar="L", help="hardest level allowed")
-    ge.add_argument("--min-level", type=int, default=1, metavar="L", help="level needed at least")
+    level = _int_in(1, 5)
+    ge.add_argument("--max-level", type=level, default=5, metavar="L", help="hardest level allowed")
+    ge.add_argument("--min-level", type=level, default=1, metavar="L", help="level needed at least")
     ge.add_argument(
         "--reveal", type=_count, default=0, metavar="N", help="make the first N rounds of moves"
     )
@@ -327,7 +409,11 @@ def _parser() -> argparse.ArgumentParser:
         "is cheap, else perturb",
     )
     ge.add_argument(
-        "--count", type=_count, default=1, metavar="N", help=f"number of boards (1-{MAX_COUNT:,})"
+        "--count",
+        type=_int_in(1, MAX_COUNT),
+        default=1,
+        metavar="N",
+        help=f"number of boards (1-{MAX_COUNT:,})",
     )
     ge.add_argument("--seed", type=_count, metavar="S", help="seed (default: a random one, shown)")
     ge.add_argument(
@@ -349,7 +435,11 @@ def _parser() -> argparse.ArgumentParser:
     be.add_argument("--rules", choices=["classic", "modern"], default="classic")
     be.add_argument("--strategy", choices=["logic", "safest", "best"], default="best")
     be.add_argument(
-        "--games", type=_count, default=1000, metavar="N", help=f"games (1-{MAX_GAMES:,})"
+        "--games",
+        type=_int_in(1, MAX_GAMES),
+        default=1000,
+        metavar="N",
+        help=f"games (1-{MAX_GAMES:,})",
     )
     be.add_argument("--seed", type=_count, default=0, metavar="S")
     be.add_argument(
@@ -368,7 +458,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     rp.add_argument("file", metavar="GAME.json", help="a recorded game")
     rp.add_argument(
-        "--out", required=True, metavar="OUT.svg|OUT.gif", help="the animation to write"
+        "--out",
+        type=_out_file(".svg", ".gif"),
+        required=True,
+        metavar="OUT.svg|OUT.gif",
+        help="the animation to write",
     )
     _animation_arguments(rp, "move")
     rv = sub.add_parser(
@@ -389,7 +483,7 @@ def _parser() -> argparse.ArgumentParser:
     rv.add_argument("--all", action="store_true", help="list every click, not only notable ones")
     rv.add_argument(
         "--long-think",
-        type=float,
+        type=_float_in(0, MAX_LONG_THINK, "seconds"),
         default=LONG_THINK,
         metavar="SECONDS",
         help=f"the pause before a level-1 move that counts as long (default {LONG_THINK:g})",
@@ -398,9 +492,17 @@ def _parser() -> argparse.ArgumentParser:
         "--jobs", type=_count, default=1, metavar="J", help="processes to use (1 to 4 per CPU)"
     )
     rv.add_argument(
-        "--svg", metavar="OUT", help="also write the game as an animated SVG, marks on its clicks"
+        "--svg",
+        type=_out_file(".svg"),
+        metavar="OUT.svg",
+        help="also write the game as an animated SVG, marks on its clicks",
     )
-    rv.add_argument("--gif", metavar="OUT", help="also write the game as an animated GIF")
+    rv.add_argument(
+        "--gif",
+        type=_out_file(".gif"),
+        metavar="OUT.gif",
+        help="also write the game as an animated GIF",
+    )
     _animation_arguments(rv, "click")
     rv.add_argument(
         "--data",
@@ -416,12 +518,29 @@ def _write_text(path: str, text: str) -> None:
     _write_bytes(Path(path), text.encode("utf-8"))
 
 
+def _position(args: argparse.Namespace) -> Position:
+    """Return the position of ``args.file``, with ``--mines`` as its mine total when given.
+
+    Raises ``FormatError`` when the file is malformed, its own mine total larger than its
+    covered cells too (the error names the file), and ``ArgumentError`` naming ``--mines`` and
+    the file when the total given is larger than the file's covered cells.
+    """
+    data = read_bytes(args.file)
+    try:
+        return load_position(data, args.mines)
+    except ArgumentError as exc:
+        if args.mines is None:
+            raise FormatError(str(exc)) from exc
+        source = "standard input" if args.file == "-" else args.file
+        raise ArgumentError(f"--mines {args.mines}: {exc} of {source}", name="--mines") from exc
+
+
 def _hint(args: argparse.Namespace) -> str:
-    position = load_position(read_bytes(args.file), args.mines)
+    position = _position(args)
     found = hint(position, args.lang, trust_flags=args.trust_flags, open=args.open)
     if not found.steps and not found.safest:
         raise GameOverError(_nothing_to_hint(found.analysis))
-    if args.svg:
+    if args.svg is not None:
         if found.steps:
             premises: list[tuple[int, int]] = []
             safe: list[tuple[int, int]] = []
@@ -503,35 +622,48 @@ def _grade(args: argparse.Namespace) -> str:
 
 def _size(args: argparse.Namespace) -> tuple[int, int, int]:
     """Return (width, height, mines) from --level (and --mines, which replaces the level's mine
-    count) or --width/--height/--mines; raises ``ArgumentError`` for --height with --level or
+    count) or --width/--height/--mines; raises ``UsageError`` for --height with --level or
     --width without the others."""
     if args.level:
         if args.height is not None:
-            raise ArgumentError(
-                f"--height goes with --width, not --level: --level {args.level} sets the size",
-                name="--height",
+            raise _usage(
+                "--height", f"goes with --width, not --level: --level {args.level} sets the size"
             )
         width, height, mines = LEVELS[args.level]
         return width, height, mines if args.mines is None else args.mines
     if args.height is None or args.mines is None:
-        raise ArgumentError("--width needs --height and --mines")
+        raise _usage("--width", "needs --height and --mines")
     return args.width, args.height, args.mines
 
 
-def _board(width: int, height: int) -> Board:
-    """Return the board of ``--width`` and ``--height`` (or a level); raises ``ArgumentError``
-    naming the flag outside 1..255."""
-    for flag, value in (("--width", width), ("--height", height)):
-        _in_range(flag, value, 1, MAX_SIDE)
-    return Board(width, height)
+_FLAGS = {
+    "mines": "--mines",
+    "start": "--at",
+    "rule": "--start",
+    "min_level": "--min-level",
+    "max_level": "--max-level",
+    "sampler": "--sampler",
+}
+"""The option of each argument of the library's checks of a board's arguments."""
+
+
+@contextmanager
+def _usage_of_board_arguments() -> Iterator[None]:
+    """Turn the ``ArgumentError`` of arguments no board can meet (the library's checks, one rule
+    for the web app and the command line) into the usage error of the option concerned."""
+    try:
+        yield
+    except ArgumentError as exc:
+        flag = _FLAGS.get(exc.name or "")
+        raise (_usage(flag, str(exc)) if flag else UsageError(str(exc))) from exc
 
 
 def _bench(args: argparse.Namespace) -> str:
     width, height, mines = _size(args)
-    _in_range("--games", args.games, 1, MAX_GAMES)
     _check_jobs(args)
-    board = _board(width, height)
-    check_arguments(board, mines, "opening" if args.rules == "modern" else "safe", None, 5, 1)
+    board = Board(width, height)
+    with _usage_of_board_arguments():
+        check_arguments(board, mines, "opening" if args.rules == "modern" else "safe", None, 5, 1)
     request = BenchRequest(board, mines, args.rules, args.strategy, args.seed, bool(args.record))
     keep = None
     if args.record:
@@ -564,11 +696,12 @@ def _bench(args: argparse.Namespace) -> str:
 
 def _replay(args: argparse.Namespace) -> str:
     kind = Path(args.out).suffix.lower()
-    if kind not in (".svg", ".gif"):
-        raise ArgumentError(
-            f"{args.out}: only SVG or GIF animations can be written (name it .svg or .gif)"
+    replay = Path(args.file).suffix.lower().lstrip(".")
+    if replay in REPLAY_KINDS:
+        raise FormatError(
+            f"a .{replay} replay is not a game that bench --record writes: "
+            f"mineproof review {args.file} --svg OUT.svg (or --gif OUT.gif) draws it"
         )
-    _check_speed_and_scale(args, "move")
     data = read_bytes(args.file)
     try:
         text = data.decode("utf-8")
@@ -579,10 +712,10 @@ def _replay(args: argparse.Namespace) -> str:
         _write_bytes(Path(args.out), animation_gif(record, args.speed, args.scale))
     else:
         _write_text(args.out, animation_svg(record, args.speed))
-    return f"wrote {args.out}: {len(record['moves'])} moves, {record['outcome']}"
+    return f"wrote {args.out}: {counted(len(record['moves']), 'move')}, {record['outcome']}"
 
 
-_GAME_FILES = (".avf", ".mvf", ".rmv", ".evf", ".json")
+_GAME_FILES = (*(f".{kind}" for kind in REPLAY_KINDS), ".json")
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 MAX_LONG_THINK = 3600.0
 """The largest ``review --long-think``, in seconds."""
@@ -617,7 +750,8 @@ def _review_one(job: tuple[str, RecordedGame | None, str, bool, bool, float]) ->
 def _review_sources(args: argparse.Namespace) -> list[tuple[str, RecordedGame | None]]:
     """Return the games to review, in order: files (a folder gives its game files, sorted)
     and the web app's games by id (read here from ``--data``). Raises ``ArgumentError`` for a
-    name that is neither a file, a folder nor a game id, and the errors of reading a game."""
+    folder with no game file, ``NotFoundError`` for a name that is neither a file, a folder
+    nor a game id, and the errors of reading a game."""
     out: list[tuple[str, RecordedGame | None]] = []
     for name in args.games:
         path = Path(name)
@@ -628,10 +762,15 @@ def _review_sources(args: argparse.Namespace) -> list[tuple[str, RecordedGame | 
             if not files:
                 raise ArgumentError(f"{name}: no game file (.avf .mvf .rmv .evf .json) in it")
             out += [(str(p), None) for p in files]
-        elif path.exists() or name == "-" or not _GAME_ID.fullmatch(name):
+        elif path.exists() or name == "-" or path.suffix.lower() in _GAME_FILES:
             out.append((name, None))
-        else:
+        elif _GAME_ID.fullmatch(name):
             out.append((name, _web_game(name, args.data)))
+        else:
+            raise NotFoundError(
+                f"{name}: no such file, nor a game id of the web app (8 to 64 letters, digits, "
+                "- or _)"
+            )
     return out
 
 
@@ -667,29 +806,24 @@ def _review(args: argparse.Namespace) -> str:
     """Review the games. One game: its review (an error stops the command). Several: each
     game's review, then the table of mistakes per level; a game that fails is named with its
     error on standard error, the others go on, and the run is marked failed (exit status 1)."""
-    _in_range(
-        "--jobs", args.jobs, 1, max_jobs(), f"{_JOBS_PER_CPU} processes per CPU of this machine"
-    )
-    if not (math.isfinite(args.long_think) and 0 <= args.long_think <= MAX_LONG_THINK):
-        raise ArgumentError(
-            f"--long-think {args.long_think:g} is outside 0..{MAX_LONG_THINK:g} seconds",
-            name="--long-think",
-        )
-    animate = args.svg or args.gif
-    if animate:
-        _check_animation(args)
+    _check_jobs(args)
+    animate = args.svg is not None or args.gif is not None
+    if animate and len(args.games) != 1:
+        raise _usage("--svg" if args.svg is not None else "--gif", "draws one game: give one")
     sources = _review_sources(args)
     if animate and len(sources) != 1:
-        raise ArgumentError("--svg and --gif draw one game: give one game file or id")
+        raise ArgumentError(
+            f"{args.games[0]} holds {counted(len(sources), 'game')}: --svg and --gif draw one"
+        )
     if len(sources) == 1:
         name, game = sources[0]
         args.file = name  # errors name the game
         if game is None:
             game = read_file(read_bytes(name), name)
         review = review_game(game, long_think=args.long_think)
-        if args.svg:
+        if args.svg is not None:
             _write_text(args.svg, review_svg(review, args.speed))
-        if args.gif:
+        if args.gif is not None:
             _write_bytes(Path(args.gif), review_gif(review, args.speed, args.scale))
         if args.json:
             return json.dumps(review.to_json(args.lang), ensure_ascii=False)
@@ -717,26 +851,6 @@ def _review(args: argparse.Namespace) -> str:
         )
     parts = [f"{r.name}\n{r.text}" for r in good]
     return "\n\n".join([*parts, mistakes_table(rows, args.lang)])
-
-
-def _check_animation(args: argparse.Namespace) -> None:
-    """Raise ``ArgumentError`` for a bad ``--svg``/``--gif``, ``--speed`` or ``--scale``."""
-    for flag, out, suffix in (("--svg", args.svg, ".svg"), ("--gif", args.gif, ".gif")):
-        if out and Path(out).suffix.lower() != suffix:
-            raise ArgumentError(f"{flag} {out}: name the file {suffix}", name=flag)
-    _check_speed_and_scale(args, "click")
-
-
-def _check_speed_and_scale(args: argparse.Namespace, per: str) -> None:
-    """Raise ``ArgumentError`` for an animation's ``--speed`` (seconds per ``per``) or
-    ``--scale`` outside their ranges."""
-    if not (math.isfinite(args.speed) and MIN_SPEED <= args.speed <= MAX_SPEED):
-        raise ArgumentError(
-            f"--speed {args.speed:g} is outside {MIN_SPEED}..{MAX_SPEED:g} seconds per {per}",
-            name="--speed",
-        )
-    if not 1 <= args.scale <= 8:
-        raise ArgumentError(f"--scale {args.scale} is outside 1..8", name="--scale")
 
 
 def _bench_progress(total: int) -> Callable[[int, int], None] | None:
@@ -819,10 +933,9 @@ def _generate(args: argparse.Namespace) -> str | None:
     JSON lines), or into ``--out``. Returns the summary line for files, None when printed."""
     width, height, mines = _size(args)
     if args.format == "mbf" and not args.out:
-        raise ArgumentError("--format mbf writes files: give the folder with --out DIR")
-    _in_range("--count", args.count, 1, MAX_COUNT)
+        raise _usage("--format", "mbf writes files: give the folder with --out DIR")
     _check_jobs(args)
-    board = _board(width, height)
+    board = Board(width, height)
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
     request = BatchRequest(
         board,
@@ -835,7 +948,8 @@ def _generate(args: argparse.Namespace) -> str | None:
         args.reveal,
         args.sampler,
     )
-    request.check()
+    with _usage_of_board_arguments():
+        request.check()
     folder = _claim_folder(Path(args.out), "--out", args.force) if args.out else None
 
     def show(item: BatchItem) -> str:
@@ -861,7 +975,7 @@ def _generate(args: argparse.Namespace) -> str | None:
                 done = _print_boards(boards, show, out, progress)
         except OSError as exc:
             raise ArgumentError(f"cannot write {path}: {exc.strerror or exc}") from exc
-        return f"wrote {done} boards to {path}"
+        return f"wrote {counted(done, 'board')} to {path}"
 
 
 def _print_boards(
@@ -1002,7 +1116,7 @@ def _write_mbf(
                     progress(done)
     except OSError as exc:
         raise ArgumentError(f"cannot write {manifest}: {exc.strerror or exc}") from exc
-    return f"wrote {done} boards and manifest.jsonl to {folder}"
+    return f"wrote {counted(done, 'board')} and manifest.jsonl to {folder}"
 
 
 def _remove(path: Path) -> None:
@@ -1041,12 +1155,16 @@ def _names(cells: list[tuple[int, int]]) -> str:
     return " ".join(cell_name(x, y) for x, y in cells) if cells else "none"
 
 
+_SAFEST_SHOWN = 5
+"""How many of the safest cells ``analyze`` names when nothing is forced safe."""
+
+
 def _analysis_text(analysis: Analysis) -> str:
     position = analysis.position
     lines = [
-        f"{position.width}x{position.height}, {position.mines} mines, "
-        f"{position.covered_count} covered cells"
-        + (f", {position.flag_count} flags" + (" (trusted)" if analysis.trust_flags else ""))
+        f"{position.width}x{position.height}, {counted(position.mines, 'mine')}, "
+        f"{counted(position.covered_count, 'covered cell')}"
+        + (f", {counted(position.flag_count, 'flag')}" + " (trusted)" * analysis.trust_flags)
         * bool(position.flag_count),
         "",
         analysis_grid(analysis),
@@ -1064,12 +1182,14 @@ def _analysis_text(analysis: Analysis) -> str:
             if 0 <= n < analysis.arrangements  # a certain mine is no guess
             and not (analysis.trust_flags and position.flag_mask >> i & 1)
         )
-        best = ranked[:5]
+        best = ranked[:_SAFEST_SHOWN]
         if best:
             shown = ", ".join(
                 f"{board.name(i)} ({percent(n / analysis.arrangements)})" for n, i in best
             )
-            lines.append(f"nothing is forced safe; safest cells: {shown}")
+            rest = len(ranked) - len(best)
+            more = f", then {counted(rest, 'more covered cell')}, none safer" if rest else ""
+            lines.append(f"nothing is forced safe; safest cells: {shown}{more}")
     statuses = analysis.flag_status()
     if statuses and not analysis.trust_flags:
         lines.append(
@@ -1092,11 +1212,12 @@ def _solve_json(result: SolveResult) -> dict[str, Any]:
 def _solve_text(result: SolveResult) -> str:
     x, y = result.start
     head = (
-        f"solved from {cell_name(x, y)} ({x}, {y}): all {result.safe_cells} safe cells "
-        f"opened in {result.steps} steps, no guess needed"
+        f"solved from {cell_name(x, y)} ({x}, {y}): all {counted(result.safe_cells, 'safe cell')} "
+        f"opened in {counted(result.steps, 'step')}, no guess needed"
         if result.solved
-        else f"stuck after {result.steps} steps from {cell_name(x, y)} ({x}, {y}): "
-        f"{result.revealed} of {result.safe_cells} safe cells opened; a guess is needed here"
+        else f"stuck after {counted(result.steps, 'step')} from {cell_name(x, y)} ({x}, {y}): "
+        f"{result.revealed} of {counted(result.safe_cells, 'safe cell')} opened; a guess is needed "
+        "here"
     )
     if result.solved:
         return head
@@ -1119,7 +1240,7 @@ def _run(args: argparse.Namespace) -> str | None:
     if args.command == "review":
         return _review(args)
     if args.command == "analyze":
-        position = load_position(read_bytes(args.file), args.mines)
+        position = _position(args)
         analysis = analyze(position, trust_flags=args.trust_flags)
         if args.json:
             return json.dumps(analysis.to_json())
@@ -1134,7 +1255,12 @@ def _play(args: argparse.Namespace) -> int:
     taken, the data folder is unusable or used by another server, its database is damaged or
     read-only, the worker processes cannot start)."""
     try:
+        if args.data is not None:  # a file in the way is named as such, not "File exists"
+            _make_folder(args.data, "--data")
         run(args.host, args.port, args.data, open_browser=not args.no_browser, quiet=args.quiet)
+    except MineproofError as exc:
+        print(f"mineproof: error: {exc}", file=sys.stderr)
+        return exit_status(exc)
     except sqlite3.Error as exc:
         from mineproof.web import default_data_dir
 
@@ -1176,6 +1302,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return _play(args)
     try:
         out = _run(args)
+    except UsageError as exc:
+        return _usage_error(f"mineproof {args.command}", exc)
     except MineproofError as exc:
         # Commands that read no file (generate, bench) name no source in their errors.
         source = getattr(args, "file", None)

@@ -4,7 +4,9 @@ One taxonomy for the library, the command line and the web API:
 
 - :class:`FormatError`: malformed input (a file or text that is not a position, a layout, a
   recorded game), with the line and column;
-- :class:`ArgumentError`: an argument or field outside what the command or request allows;
+- :class:`ArgumentError`: an argument or field outside what the command or request allows, and
+  :class:`UsageError` for a command line that is wrong in itself (a bad option value, options
+  that do not go together), whatever the files it names;
 - :class:`IllegalMoveError`: a move the rules forbid (outside the board, on an opened cell), and
   :class:`GameOverError` for any move after the end;
 - :class:`NotFoundError`: no such game (also a ``LookupError``);
@@ -34,6 +36,7 @@ __all__ = [
     "MineproofError",
     "NotFoundError",
     "TooComplexError",
+    "UsageError",
     "exit_status",
     "http_status",
 ]
@@ -88,6 +91,14 @@ class ArgumentError(MineproofError):
         self.name = name
         self.allowed = allowed
         super().__init__(message)
+
+
+class UsageError(ArgumentError):
+    """A command line that is wrong in itself: an option value outside what the option takes,
+    options that do not go together, a needed option missing. It is found before any file is
+    read, and exits 2 as the argument parser's own errors do."""
+
+    kind = "usage"
 
 
 class InconsistentPositionError(MineproofError):
@@ -161,12 +172,13 @@ STATUS: tuple[tuple[type[MineproofError], int, int], ...] = (
     (GameOverError, 1, 409),
     (GameNotStartedError, 1, 409),
     (IllegalMoveError, 1, 400),
+    (UsageError, 2, 400),
     (ArgumentError, 1, 400),
     (FormatError, 1, 400),
     (MineproofError, 1, 400),
 )
 """Each error's exit status on the command line and HTTP status in the web API, the most
-specific first. (The command line's own usage errors, from its argument parser, exit with 2.)"""
+specific first. (The argument parser's own errors are usage errors too, and exit with 2.)"""
 
 
 def _entry(exc: MineproofError) -> tuple[type[MineproofError], int, int]:

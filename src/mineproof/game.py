@@ -27,7 +27,7 @@ import random
 from collections.abc import Iterable
 from typing import Literal
 
-from mineproof.board import Board, FirstClick, Layout, cell_name, iter_bits
+from mineproof.board import Board, FirstClick, Layout, cell_name, iter_bits, no_room
 from mineproof.errors import ArgumentError, GameOverError, IllegalMoveError
 from mineproof.position import COVERED, FLAG, Position
 
@@ -150,10 +150,7 @@ class Game:
         room = board.size - largest_area
         if not 0 <= mines <= room:
             where = f" outside the {rule} start area" if rule != "none" else ""
-            raise ArgumentError(
-                f"{mines} mines do not fit{where} on a {board.width}x{board.height} board "
-                f"(at most {room})"
-            )
+            raise ArgumentError(no_room(board.width, board.height, mines, room, where))
         game = cls.__new__(cls)
         game._setup(board, mines)
         game._rng = rng

@@ -63,7 +63,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from mineproof.analysis.constraints import components_of
-from mineproof.board import Board, Layout, iter_bits
+from mineproof.board import Board, Layout, iter_bits, no_room
+from mineproof.english import counted
 from mineproof.errors import ArgumentError, TooComplexError
 from mineproof.logic import LEVEL_NAMES, Engine, SwapCheck, forced_up_to
 
@@ -316,13 +317,7 @@ def generate(
     for, and for ``exact`` how many of the layouts drawn were guess-free.
     """
     check_arguments(board, mines, rule, start, max_level, min_level)
-    if sampler == "chain" and board.size > CHAIN_CELLS:
-        raise ArgumentError(
-            f"the chain sampler takes boards of at most {CHAIN_CELLS:,} cells "
-            f"(this one has {board.size:,}); --sampler perturb makes larger ones"
-        )
-    if sampler not in ("auto", "exact", "perturb", "chain"):
-        raise ArgumentError(f"unknown sampler {sampler!r} (expected auto, exact, perturb or chain)")
+    check_sampler(board, sampler)
     if start is None and rule == "opening":
         start = ((board.width - 1) // 2, (board.height - 1) // 2)
     deadline = None if seconds is None else time.monotonic() + seconds
@@ -833,7 +828,7 @@ def _failure(
     asked for, and otherwise says the density may be impossible. For exact sampling
     (``guess_free`` given: how many of the layouts were guess-free) it says how many were, and
     that the perturb sampler searches instead."""
-    size = f"{board.width}x{board.height} board with {mines} mine{'' if mines == 1 else 's'}"
+    size = f"{board.width}x{board.height} board with {counted(mines, 'mine')}"
     when = "in the time allowed" if layouts is None else f"after {layouts:,} layouts"
     exact = guess_free is not None
     if exact:
@@ -880,6 +875,21 @@ def _verify(
     return "ok", hardest
 
 
+def check_sampler(board: Board, sampler: str) -> None:
+    """Raise ``ArgumentError`` (its ``name`` ``sampler``) for an unknown sampler, or one that does
+    not take boards of this size (``chain``: at most :data:`CHAIN_CELLS` cells)."""
+    if sampler not in ("auto", "exact", "perturb", "chain"):
+        raise ArgumentError(
+            f"unknown sampler {sampler!r} (expected auto, exact, perturb or chain)", name="sampler"
+        )
+    if sampler == "chain" and board.size > CHAIN_CELLS:
+        raise ArgumentError(
+            f"the chain sampler takes boards of at most {CHAIN_CELLS:,} cells "
+            f"(this one has {board.size:,}); --sampler perturb makes larger ones",
+            name="sampler",
+        )
+
+
 def check_arguments(
     board: Board,
     mines: int,
@@ -888,19 +898,26 @@ def check_arguments(
     max_level: int,
     min_level: int,
 ) -> None:
-    """Raise ``ArgumentError`` for arguments no board can meet: a rule, levels, too many mines."""
+    """Raise ``ArgumentError`` for arguments no board can meet: a rule, levels, too many mines;
+    its ``name`` is the argument's: ``rule``, ``min_level``, ``max_level``, ``mines``, ``start``.
+    """
     if rule not in ("opening", "safe"):
-        raise ArgumentError(f"unknown start rule {rule!r} (expected opening or safe)")
-    if not 1 <= min_level <= max_level <= 5:
-        if not 1 <= min_level <= 5 or not 1 <= max_level <= 5:
-            raise ArgumentError("levels go from 1 to 5")
-        raise ArgumentError(f"--min-level {min_level} is above --max-level {max_level}")
+        raise ArgumentError(f"unknown start rule {rule!r} (expected opening or safe)", name="rule")
+    for name, level in (("min_level", min_level), ("max_level", max_level)):
+        if not 1 <= level <= 5:
+            raise ArgumentError(f"level {level} is outside 1..5", name=name, allowed=(1, 5))
+    if min_level > max_level:
+        raise ArgumentError(
+            f"the least level {min_level} is above the hardest level {max_level}",
+            name="min_level",
+        )
     if mines < 0:
-        raise ArgumentError(f"the mine count {mines} is negative")
+        raise ArgumentError(f"the mine count {mines} is negative", name="mines")
     if start is not None and not (0 <= start[0] < board.width and 0 <= start[1] < board.height):
         raise ArgumentError(
             f"the start cell ({start[0]}, {start[1]}) is outside the "
-            f"{board.width}x{board.height} board"
+            f"{board.width}x{board.height} board",
+            name="start",
         )
     if start is not None:
         area = board.start_area(board.index(*start), rule)
@@ -912,7 +929,4 @@ def check_arguments(
         room = board.size - area.bit_count()
         where = f" outside the {rule} start area" if rule == "opening" else ""
     if mines > room:
-        raise ArgumentError(
-            f"{mines} mines do not fit{where} on a {board.width}x{board.height} board "
-            f"(at most {room})"
-        )
+        raise ArgumentError(no_room(board.width, board.height, mines, room, where), name="mines")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mineproof.board import Board, cell_name
+from mineproof.english import counted
 from mineproof.errors import ArgumentError, FormatError
 
 __all__ = ["COVERED", "FLAG", "Position"]
@@ -49,7 +50,7 @@ class Position:
         board = self.board
         if len(self.cells) != board.size:
             raise FormatError(
-                f"{len(self.cells)} cells given for a {board.width}x{board.height} board"
+                f"{counted(len(self.cells), 'cell')} given for a {board.width}x{board.height} board"
             )
         covered = 0
         flags = 0
@@ -68,7 +69,7 @@ class Position:
             if code > len(lists[i]):
                 raise FormatError(
                     f"cell {self._where(i)}: the number {code} is more than its "
-                    f"{len(lists[i])} neighbours"
+                    f"{counted(len(lists[i]), 'neighbour')}"
                 )
         object.__setattr__(self, "covered_mask", covered)
         object.__setattr__(self, "flag_mask", flags)
@@ -80,7 +81,8 @@ class Position:
             # Well-formed, but out of the totals the cells allow, as a new game's mines that do
             # not fit its board: an argument out of its range, which a reader can name.
             raise ArgumentError(
-                f"the mine total {self.mines} is more than the {n_covered} covered cells",
+                f"the mine total {self.mines} is more than the "
+                f"{counted(n_covered, 'covered cell')}",
                 name="mines",
                 allowed=(0, n_covered),
             )
@@ -139,8 +141,9 @@ class Position:
         return self.cells[self.board.index(x, y)]
 
     @classmethod
-    def parse(cls, text: str) -> Position:
-        """Return the position written in JSMinesweeper's text format.
+    def parse(cls, text: str, mines: int | None = None) -> Position:
+        """Return the position written in JSMinesweeper's text format, with the header's mine
+        total or, when given, ``mines`` instead.
 
         Blank lines and surrounding spaces are ignored. Raises ``FormatError`` naming the line
         and column of the first problem, and ``ArgumentError`` for a mine total larger than the
@@ -153,7 +156,7 @@ class Position:
         parts = header.strip().lower().split("x")
         if len(parts) != 3 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
             raise FormatError("expected a 'WxHxM' header such as 30x16x99", line=n0, excerpt=header)
-        width, height, mines = (int(p) for p in parts)
+        width, height, total = (int(p) for p in parts)
         try:
             board = Board(width, height)
         except FormatError as exc:
@@ -161,7 +164,7 @@ class Position:
         rows = lines[1:]
         if len(rows) != height:
             raise FormatError(
-                f"the header says {height} rows but {len(rows)} follow",
+                f"the header says {counted(height, 'row')} but {len(rows)} follow",
                 line=rows[-1][0] if rows else n0,
             )
         cells: list[int] = []
@@ -170,7 +173,8 @@ class Position:
             row = line.lstrip()
             if len(row) != width:
                 raise FormatError(
-                    f"row {len(cells) // width + 1} has {len(row)} cells, expected {width}",
+                    f"row {len(cells) // width + 1} has {counted(len(row), 'cell')}, "
+                    f"expected {width}",
                     line=n,
                     excerpt=row,
                 )
@@ -181,7 +185,7 @@ class Position:
                         f"unknown cell {char!r} (expected 0-8, H or F)", line=n, column=col
                     )
                 cells.append(code)
-        return cls(board, tuple(cells), mines)
+        return cls(board, tuple(cells), total if mines is None else mines)
 
     def rows(self) -> list[list[int]]:
         """Return the cell codes row by row, top row first.

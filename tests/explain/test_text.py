@@ -20,6 +20,7 @@ from mineproof.explain import (
     explain,
     grade_text,
     guess_text,
+    hint,
     level_name,
 )
 from mineproof.explain.text import LOCALES
@@ -273,6 +274,8 @@ def test_no_space_after_a_cjk_full_stop(lang: str) -> None:
     assert "\u3002" in text.rstrip("\u3002")
     assert "\u3002 " not in text
     assert "\u3002 " not in grade_text(True, 3, {1: 5, 3: 1}, lang)
+    guess = hint(Position.parse("4x4x3\n1HHH\nHHHH\nHHHH\nHHHH"), lang)
+    assert guess.best is not None and "\u3002 " not in guess.headline, guess.headline
 
 
 def test_a_list_of_21_cells_takes_the_plural_in_russian() -> None:
@@ -292,3 +295,28 @@ def test_spanish_says_e_before_a_cell_in_column_i() -> None:
     assert _join(es, ["I3", "J3"]) == "I3 y J3"
     assert _join(translations("fr"), ["H3", "I3"]) == "H3 et I3"
     assert _join(translations("en"), ["H3", "I3"]) == "H3 and I3"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_all_mines_found_says_one_mine_and_no_mine_in_good_words(lang: str) -> None:
+    texts = {}
+    for total, text in ((0, "2x1x0\nHH"), (1, "3x1x1\n1FH"), (3, "4x3x3\n02FH\n03FH\n02FH")):
+        position = Position.parse(text)
+        found = [d for d in deductions(position, True) if d.rule == "all-mines-found"]
+        texts[total] = explain(found[0], lang)
+    assert len(set(texts.values())) == 3, texts
+    if lang == "en":
+        assert texts[0].startswith("The board has no mines.")
+        assert texts[1].startswith("The only mine has been found.")
+        assert texts[3].startswith("All 3 mines have been found.")
+    assert not re.search(r"\b[01] (mines|minas|Minen)\b", " ".join(texts.values())), texts
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_long_list_of_safest_cells_says_how_many_more(lang: str) -> None:
+    cells = [(x, y) for y in range(3) for x in range(4)]  # 12 cells: 6 named, 6 more
+    text = guess_text(cells, "17%", lang)
+    assert "A1" in text and "B2" in text and "D3" not in text and "6" in text, text
+    if lang == "en":
+        assert "The safest cells are A1, B1, C1, D1, A2, B2 and 6 more cells, each" in text
+    assert "{" not in text

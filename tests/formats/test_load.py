@@ -239,3 +239,11 @@ def test_a_header_number_of_thousands_of_digits_is_one_error(part: int) -> None:
 
 def test_leading_zeros_are_not_digits_too_many() -> None:
     assert load_position(b"0000000000003x1x1\n1H1").width == 3
+
+
+def test_load_position_mines_replace_a_header_total_too_large() -> None:
+    # The total given is the one checked: the header's, replaced, is not an error.
+    position = load_position(b"2x2x9\n1H\nHH\n", mines=1)
+    assert (position.mines, position.covered_count) == (1, 3)
+    with pytest.raises(ArgumentError, match="the mine total 9 is more than the 3 covered cells"):
+        load_position(b"2x2x9\n1H\nHH\n")

@@ -53,9 +53,11 @@ def test_parse_accepts_mines_in_any_order() -> None:
     assert parse_mbf(data) == Layout.from_cells(Board(3, 2), [(1, 0), (2, 0), (0, 1)])
 
 
-@pytest.mark.parametrize("data", [b"", b"\x03", b"\x03\x02\x00"])
-def test_too_short(data: bytes) -> None:
-    with pytest.raises(FormatError, match=rf"has {len(data)} bytes, fewer than the 4-byte"):
+@pytest.mark.parametrize(
+    ("data", "size"), [(b"", "0 bytes"), (b"\x03", "1 byte"), (b"\x03\x02\x00", "3 bytes")]
+)
+def test_too_short(data: bytes, size: str) -> None:
+    with pytest.raises(FormatError, match=rf"has {size}, fewer than the 4-byte"):
         parse_mbf(data)
 
 

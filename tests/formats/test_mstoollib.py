@@ -75,7 +75,7 @@ def test_empty_grid(text: str) -> None:
 
 
 def test_ragged_rows_name_the_row() -> None:
-    with pytest.raises(FormatError, match=r"row 3 has 1 cells, expected 2"):
+    with pytest.raises(FormatError, match=r"row 3 has 1 cell, expected 2"):
         parse_grid("[[10, 10], [10, 10], [10]]", 1)
 
 

@@ -224,14 +224,16 @@ def test_cli_record_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "wrote" in capsys.readouterr().out
     record = load_record(files[0].read_text())
     check_gif(record, gif.read_bytes(), 0.5)
-    assert main(["replay", str(files[0]), "--out", str(tmp_path / "game.png")]) == 1
-    assert "only SVG or GIF" in capsys.readouterr().err
+    with pytest.raises(SystemExit, match="2"):
+        main(["replay", str(files[0]), "--out", str(tmp_path / "game.png")])
+    assert "ending in .svg or .gif" in capsys.readouterr().err
     big = tmp_path / "big.gif"
     assert main(["replay", str(files[0]), "--out", str(big), "--scale", "3"]) == 0
     width = int.from_bytes(big.read_bytes()[6:8], "little")
     assert width == 3 * int.from_bytes(gif.read_bytes()[6:8], "little") == 9 * 16 * 3
-    assert main(["replay", str(files[0]), "--out", str(big), "--scale", "9"]) == 1
-    assert "--scale 9 is outside 1..8" in capsys.readouterr().err
+    with pytest.raises(SystemExit, match="2"):
+        main(["replay", str(files[0]), "--out", str(big), "--scale", "9"])
+    assert "--scale: 9 is outside 1..8" in capsys.readouterr().err
 
 
 # Every field of a record is checked: each tampering below ends in one FormatError that names
@@ -366,6 +368,7 @@ def test_modern_rules_keep_the_opening_free() -> None:
     [
         ("", "not a recorded game: Expecting value"),
         ("[1, 2]", "expected a JSON object, not [1, 2]"),
+        ("3x1x1\n1H1", "expected the JSON object that bench --record writes, not text starting"),
         ('{"width": 9}', "missing height, mines, layout, start, moves, outcome"),
         ("[" * 100_000, "not a recorded game"),
         ('{"width": 1' + "0" * 5000 + "}", "not a recorded game"),

@@ -266,3 +266,20 @@ def test_files_are_read_by_their_extension() -> None:
         read_replay(b"x", "txt")
     game = read_file((REPLAYS / "expert-99s.rmv").read_bytes(), "EXPERT.RMV")
     assert game.source == "rmv" and game.software == "Viennasweeper"
+
+
+@pytest.mark.parametrize(
+    ("lang", "needle"),
+    [
+        ("en", "Guesses: 1 needed, 3 taken."),
+        ("es", "Apuestas necesarias: 1; hechas: 3."),
+        ("fr", "Coups au hasard nécessaires : 1 ; joués : 3."),
+        ("pt", "Chutes necessários: 1; feitos: 3."),
+    ],
+)
+def test_one_guess_needed_agrees_in_every_language(lang: str, needle: str) -> None:
+    # An adjective after a count agrees with it: "1 necesarias" was wrong; a label is right
+    # for any count.
+    review = reviewed(REPLAYS / "beginner-15s.avf")
+    assert review.summary.guesses_needed == 1
+    assert needle in review.text(lang)

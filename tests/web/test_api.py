@@ -161,7 +161,7 @@ def test_create_every_level_and_custom(
         ({"level": "custom", "width": 9, "height": 9, "mines": 0}, ["0 mines", "9x9"]),
         ({"level": "custom", "width": 9, "height": 9}, ["0 mines"]),
         ({"level": "custom", "width": 9, "height": 9, "mines": 73}, ["73 mines", "1 to 72"]),
-        ({"level": "custom", "width": 3, "height": 3, "mines": 1}, ["1 mines", "3x3"]),
+        ({"level": "custom", "width": 3, "height": 3, "mines": 1}, ["1 mine cannot fit", "3x3"]),
         ({"level": "custom", "width": "9", "height": 9, "mines": 3}, ["'width'", "integer"]),
         ({"level": "custom", "width": 9.0, "height": 9, "mines": 3}, ["'width'", "integer"]),
         ({"level": "custom", "width": 9, "height": True, "mines": 3}, ["'height'", "integer"]),
@@ -1089,7 +1089,7 @@ def test_a_mine_total_over_the_covered_cells_names_the_totals_allowed(client: Cl
     """Not an unreadable text: the field and its range, for the page to say in its words."""
     for fields in ({"text": "3x3x2\n1H1\n111\n000"}, {"text": "[[1, 10, 1]]", "mines": 2}):
         reply = client.post("/api/analyze", fields)
-        assert "the mine total 2 is more than the 1 covered cells" in reply.error(400)
+        assert "the mine total 2 is more than the 1 covered cell" in reply.error(400)
         data = reply.json()
         assert (data["kind"], data["name"], data["allowed"]) == ("argument", "mines", [0, 1])
 

@@ -517,13 +517,13 @@ def test_the_analysis_board_loads_edits_and_explains(page: Page, tmp_path: Path)
     # The tab opens on an empty 8x8 board, analysed: that answer shown, a pasted position's
     # result must not be taken for it (a slow machine once did, when the paste came after it).
     page.wait_for_selector("#analysis-result[data-state=ok]")
-    assert page.inner_text("#analysis-result").startswith("151473214816 arrangements")
+    assert page.inner_text("#analysis-result").startswith("Arrangements: 151473214816.")
     page.fill("#paste", "4x3x3\n001H\n112H\nHHHH\n")
     page.click("#load-paste")
     page.wait_for_selector("#analysis-result[data-state=ok]")
     assert page.get_attribute("#analysis-result", "aria-busy") == "false"
     result = page.inner_text("#analysis-result")
-    assert result.startswith("2 arrangements")
+    assert result.startswith("Arrangements: 2.")
     # From the README: C3 and B3 safe, A3 and D3 mines, D1 and D2 at 50 %.
     assert "hint-safe" in (page.get_attribute(_cell(page, "editor", 1, 2), "class") or "")
     assert "hint-mine" in (page.get_attribute(_cell(page, "editor", 0, 2), "class") or "")
@@ -628,7 +628,7 @@ def test_empty_board_of_a_larger_size_drops_the_old_analysis(page: Page) -> None
     page.wait_for_selector("#analysis-result[data-state=ok]")
     _empty_board(page, 10, 12, 12)
     page.wait_for_function(
-        "document.querySelector('#analysis-result').innerText.startsWith('1')"
+        "document.querySelector('#analysis-result').innerText.startsWith('Arrangements: 1')"
         " && document.querySelectorAll('#editor .cell').length === 120"
     )
     # 12 mines in 120 covered cells: 10 % each, the new size's analysis everywhere.
@@ -1439,7 +1439,7 @@ def test_an_impossible_pasted_position_is_shown_with_its_conflict_outlined(page:
     page.clock.run_for(1_000)
     page.wait_for_selector("#analysis-result[data-state=ok]")
     assert page.get_attribute(a1, "data-state") == "covered"
-    assert page.inner_text("#analysis-result").startswith("9 arrangements")
+    assert page.inner_text("#analysis-result").startswith("Arrangements: 9.")
     assert page.locator("#editor .cell").count() == 9
 
 
@@ -1528,7 +1528,8 @@ def test_a_huge_arrangement_count_wraps_inside_the_page(page: Page) -> None:
     count = str(math.comb(480, 99))
     assert len(count) == 105
     page.wait_for_function(
-        f"document.querySelector('#analysis-result').innerText.startsWith({count!r})"
+        "document.querySelector('#analysis-result').innerText.startsWith("
+        f"{'Arrangements: ' + count!r})"
     )
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     right = "document.querySelector('#analysis-result .label').getBoundingClientRect().right"

@@ -104,3 +104,19 @@ def test_every_page_string_is_in_the_catalog_template() -> None:
     extracted = {(m.context, m.id) for m in template if m.context == "page"}
     assert len(found) == len(page_strings("en"))
     assert found == extracted
+
+
+def test_counts_in_the_page_words_read_right_for_one() -> None:
+    # The page has no plural forms: a count of one must not read "1 mines", "1 minas", ...
+    wrong = re.compile(
+        r"\b1 (mines|minas|Minen|cells|cases|casas|casillas|Felder|arrangements|"
+        r"formas|façons|maneiras|winning times|temps|tiempos|tempos|Siegeszeiten)\b"
+    )
+    for lang in LANGUAGES:
+        words = page_strings(lang)
+        shown = [
+            words["arrangements"].format(n=1, safe=1, mine=1),
+            words["custom_size"].format(width=9, height=9, mines=1),
+            words["chart_label"].format(board="9x9", n=1, best="5.0"),
+        ]
+        assert not any(wrong.search(text) for text in shown), (lang, shown)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from mineproof.analysis.constraints import Clue, Contradiction, components_of, constraints_of
 from mineproof.analysis.counting import CountTooLarge
+from mineproof.english import counted
 from mineproof.errors import InconsistentPositionError
 from mineproof.position import Position
 
@@ -48,16 +49,17 @@ def _minimal(clues: list[Clue], unknown: int, mines: int | None) -> list[Clue]:
 
 
 def conflict_error(position: Position, trust_flags: bool) -> InconsistentPositionError:
-    """Return the error that names a minimal conflict of an unsatisfiable position."""
+    """Return the error that names a minimal conflict of an unsatisfiable position; with
+    ``trust_flags``, it names the trusted flags that take part in it too."""
     mines = position.mines
     try:
         cons = constraints_of(position, trust_flags)
     except Contradiction as exc:
         if exc.cells:
-            return _error(position, [exc.cells[0]], uses_total=False)
+            return _error(position, [exc.cells[0]], uses_total=False, trust_flags=trust_flags)
         flags = position.flag_count
         return InconsistentPositionError(
-            f"the {flags} trusted flags are more than the mine total {mines}",
+            f"the position has {counted(flags, 'trusted flag')}, more than the mine total {mines}",
             clues=(),
             uses_mine_total=True,
         )
@@ -65,12 +67,34 @@ def conflict_error(position: Position, trust_flags: bool) -> InconsistentPositio
         for comp in components_of(cons.clues):
             if not satisfiable(comp.clues, cons.unknown, None):
                 core = _minimal(comp.clues, cons.unknown, None)
-                return _error(position, [c.cell for c in core], uses_total=False)
+                cells = [c.cell for c in core]
+                return _error(position, cells, uses_total=False, trust_flags=trust_flags)
     core = _minimal(cons.clues, cons.unknown, cons.mines)
-    return _error(position, [c.cell for c in core], uses_total=True)
+    return _error(position, [c.cell for c in core], uses_total=True, trust_flags=trust_flags)
 
 
-def _error(position: Position, cells: list[int], uses_total: bool) -> InconsistentPositionError:
+def _trusted_flags(position: Position, cells: list[int], uses_total: bool) -> str:
+    """Return the words that name the trusted flags taking part in a conflict of the numbers
+    at ``cells`` (the flags next to them; every flag when the mine total takes part, as each
+    takes a mine of it), or "" when none does."""
+    board = position.board
+    flags = position.flag_mask
+    if not uses_total:
+        near = 0
+        for i in cells:
+            near |= board.neighbour_masks()[i]
+        flags &= near
+    if not flags:
+        return ""
+    names = ", ".join(board.name(i) for i in range(board.size) if flags >> i & 1)
+    return f" and {counted(flags.bit_count(), 'trusted flag')} ({names})"
+
+
+def _error(
+    position: Position, cells: list[int], uses_total: bool, trust_flags: bool = False
+) -> InconsistentPositionError:
+    """Return the error naming the numbers at ``cells`` in conflict (with the mine total when
+    ``uses_total``), and the trusted flags that take part (with ``trust_flags``)."""
     board = position.board
     cells = sorted(set(cells))
     named = ", ".join(f"{position.cells[i]} at {board.name(i)}" for i in cells)
@@ -80,9 +104,12 @@ def _error(position: Position, cells: list[int], uses_total: bool) -> Inconsiste
     if uses_total and not cells:
         msg = f"no arrangement of mines fits: the mine total {total} cannot be placed"
     elif uses_total:
-        mines = "1 mine" if total == 1 else f"{total} mines"
-        msg = f"no arrangement of mines fits {numbers} {named} with {mines} in total"
+        msg = (
+            f"no arrangement of mines fits {numbers} {named} with {counted(total, 'mine')} in total"
+        )
     else:
         together = "" if len(cells) == 1 else " together"
         msg = f"no arrangement of mines fits {numbers} {named}{together}"
+    if trust_flags:
+        msg += _trusted_flags(position, cells, uses_total)
     return InconsistentPositionError(msg, clues=xy, uses_mine_total=uses_total)

@@ -13,6 +13,7 @@ from typing import Any
 
 from mineproof.analysis import Analysis, CountTooLarge, analyze
 from mineproof.explain.text import (
+    _sentences,
     best_guess_text,
     explain,
     flagged_first,
@@ -214,10 +215,10 @@ def _guess(
     lowest = min(n for n, _ in counts)
     safest = [position.board.xy(i) for n, i in counts if n == lowest]
     p = lowest / analysis.arrangements
-    text = guess_text(safest[:8], percent(p), lang)
+    text = guess_text(safest, percent(p), lang)
     best = _advice(position, trust_flags, lang)
     if best is not None:
-        text += " " + best.text
+        text = _sentences([text, best.text])  # no space after a CJK full stop
     return analysis, safest, p, text, best
 
 

@@ -121,7 +121,13 @@ def cells_text(board: Board, mask: int, lang: str = "en", limit: bool = False) -
 def _cells(t: gettext.NullTranslations, board: Board, mask: int, limit: bool = False) -> str:
     """Return the cells of ``mask`` as a list a person reads: "B3, C3 and D3" (with ``limit``,
     the first few and how many more)."""
-    names = [board.name(i) for i in iter_bits(mask)]
+    return _names_text([board.name(i) for i in iter_bits(mask)], t, limit)
+
+
+def _names_text(names: list[str], t: gettext.NullTranslations, limit: bool) -> str:
+    """Return the cell ``names`` as a list a person reads: "B3, C3 and D3"; with ``limit``, when
+    there are more than :data:`_MAX_LISTED`, the first few and how many more ("and 4 more
+    cells"), so that a list cut short says so."""
     if limit and len(names) > _MAX_LISTED:
         shown = t.gettext(", ").join(names[: _MAX_LISTED - 2])
         more = len(names) - (_MAX_LISTED - 2)
@@ -277,10 +283,13 @@ def _single_clue(t: gettext.NullTranslations, d: Deduction, names: _Names) -> li
 
 def _all_found(t: gettext.NullTranslations, d: Deduction, names: _Names) -> list[str]:
     total = d.position.mines
+    found = (
+        t.ngettext("The only mine has been found.", "All {total} mines have been found.", total)
+        if total
+        else t.gettext("The board has no mines.")
+    )
     return [
-        t.ngettext(
-            "All {total} mine has been found.", "All {total} mines have been found.", total
-        ).format(total=total),
+        found.format(total=total),
         *_conclusions(t, d.board, d.safe, d.mine, limit=True),
     ]
 
@@ -714,9 +723,10 @@ def flagged_first(board: Board, cells: int, lang: str = "en") -> str:
 
 
 def guess_text(cells: list[tuple[int, int]], probability: str, lang: str = "en") -> str:
-    """Return the text for a position where nothing is forced: the safest cells to try."""
+    """Return the text for a position where nothing is forced: the safest ``cells`` to try, all
+    of them (a long list names the first few and says how many more)."""
     t = translations(lang)
-    listed = _join(t, [cell_name(x, y) for x, y in cells])
+    listed = _names_text([cell_name(x, y) for x, y in cells], t, limit=True)
     return t.ngettext(
         "Nothing is certain here: a guess is needed. The safest cell is {cells}, with a mine "
         "probability of {p}.",

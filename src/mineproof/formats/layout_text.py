@@ -7,6 +7,7 @@ Blank lines and spaces around a line are ignored.
 from __future__ import annotations
 
 from mineproof.board import Board, Layout
+from mineproof.english import counted
 from mineproof.errors import FormatError
 from mineproof.formats._text import content_lines, parse_header
 
@@ -46,7 +47,7 @@ def parse_layout_text(text: str) -> Layout:
     rows = lines[1:]
     if len(rows) != height:
         raise FormatError(
-            f"the header says {height} rows but {len(rows)} follow",
+            f"the header says {counted(height, 'row')} but {len(rows)} follow",
             line=rows[-1][0] if rows else n0,
         )
     mask = 0
@@ -54,7 +55,9 @@ def parse_layout_text(text: str) -> Layout:
         row = line.strip()
         if len(row) != width:
             raise FormatError(
-                f"row {y + 1} has {len(row)} cells, expected {width}", line=n, excerpt=row
+                f"row {y + 1} has {counted(len(row), 'cell')}, expected {width}",
+                line=n,
+                excerpt=row,
             )
         indent = len(line) - len(line.lstrip())
         for x, char in enumerate(row):
@@ -70,7 +73,7 @@ def parse_layout_text(text: str) -> Layout:
     layout = Layout(board, mask)
     if layout.mine_count != mines:
         raise FormatError(
-            f"the header says {mines} mines but the rows hold {layout.mine_count}",
+            f"the header says {counted(mines, 'mine')} but the rows hold {layout.mine_count}",
             line=n0,
             excerpt=header.strip(),
         )

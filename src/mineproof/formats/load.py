@@ -78,7 +78,8 @@ def load_position(data: bytes, mines: int | None = None) -> Position:
     non-blank line is a ``WxHxM`` header is JSMinesweeper text; a given ``mines`` replaces the
     header's total. Raises ``FormatError`` when the data is not UTF-8, is in neither format, or
     is malformed in its format (see :func:`parse_grid` and ``Position.parse``), and
-    ``ArgumentError`` for a mine total larger than the covered cells.
+    ``ArgumentError`` for a mine total (the header's, or ``mines``) larger than the covered
+    cells.
 
     >>> load_position(b"3x1x1\\n1H1", mines=0).mines
     0
@@ -94,10 +95,7 @@ def load_position(data: bytes, mines: int | None = None) -> Position:
         raise FormatError(
             f"unrecognised position: {_POSITION_FORMATS}", line=n0, excerpt=first.strip()[:40]
         )
-    position = Position.parse(text)
-    if mines is not None:
-        position = Position(position.board, position.cells, mines)
-    return position
+    return Position.parse(text, mines)
 
 
 def _looks_like_layout_text(text: str) -> bool:

@@ -7,6 +7,7 @@ as one x byte and one y byte.
 from __future__ import annotations
 
 from mineproof.board import Board, Layout, cell_name
+from mineproof.english import counted
 from mineproof.errors import FormatError
 
 __all__ = ["format_mbf", "parse_mbf"]
@@ -25,7 +26,9 @@ def parse_mbf(data: bytes) -> Layout:
     4
     """
     if len(data) < _HEADER_SIZE:
-        raise FormatError(f"MBF data has {len(data)} bytes, fewer than the 4-byte header")
+        raise FormatError(
+            f"MBF data has {counted(len(data), 'byte')}, fewer than the 4-byte header"
+        )
     width, height = data[0], data[1]
     count = int.from_bytes(data[2:4], "big")
     if width == 0 or height == 0:
@@ -33,7 +36,8 @@ def parse_mbf(data: bytes) -> Layout:
     expected = _HEADER_SIZE + 2 * count
     if len(data) != expected:
         raise FormatError(
-            f"MBF data for {count} mines should have {expected} bytes, got {len(data)}"
+            f"MBF data for {counted(count, 'mine')} should have {counted(expected, 'byte')}, "
+            f"got {len(data)}"
         )
     board = Board(width, height)
     mask = 0

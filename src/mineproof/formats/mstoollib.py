@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 from mineproof.board import Board
+from mineproof.english import counted
 from mineproof.errors import FormatError
 from mineproof.position import COVERED, FLAG, Position
 
@@ -53,7 +54,9 @@ def parse_grid(text: str, mines: int | None) -> Position:
     cells: list[int] = []
     for y, row in enumerate(grid):
         if len(row) != width:
-            raise FormatError(f"row {y + 1} has {len(row)} cells, expected {width} like row 1")
+            raise FormatError(
+                f"row {y + 1} has {counted(len(row), 'cell')}, expected {width} like row 1"
+            )
         for x, value in enumerate(row):
             # bool is an int subclass, and 1.0 == 1: accept only true ints.
             code = _TO_CODE.get(value) if type(value) is int else None

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from mineproof.board import MAX_SIDE, Board, Layout, cell_name
+from mineproof.english import counted
 from mineproof.errors import ArgumentError, FormatError
 from mineproof.formats import parse_layout_text
 from mineproof.game import Game
@@ -68,6 +69,12 @@ def load_record(text: str) -> dict[str, Any]:
     Raises ``FormatError`` when the text is not JSON (with its line and column) or not a
     recorded game (naming the field, and the move, that is wrong).
     """
+    start = text.lstrip()[:1]
+    if start and start not in "{[":  # not JSON at all (a position, a layout): say what is wanted
+        raise FormatError(
+            "not a recorded game: expected the JSON object that bench --record writes, "
+            f"not text starting {text.lstrip()[:12]!r}"
+        )
     try:
         record = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -141,7 +148,8 @@ def check_record(record: object) -> dict[str, Any]:
         raise FormatError(f"field 'moves' must be a non-empty list, not {_shown(moves)}")
     if len(moves) > board.size:
         raise FormatError(
-            f"field 'moves' holds {len(moves)} moves, more than the {board.size} cells"
+            f"field 'moves' holds {counted(len(moves), 'move')}, more than the "
+            f"{counted(board.size, 'cell')}"
         )
     for n, move in enumerate(moves, 1):
         _check_move(move, n, board, start)
@@ -210,19 +218,20 @@ def _record_layout(record: dict[str, Any], board: Board) -> Layout:
     width, height = board.width, board.height
     if not isinstance(rows, list) or len(rows) != height:
         raise FormatError(
-            f"field 'layout' must be a list of {height} rows of {width} characters * and ., "
+            f"field 'layout' must be a list of {counted(height, 'row')} of "
+            f"{counted(width, 'character')} * and ., "
             f"not {_shown(rows)}"
         )
     for y, row in enumerate(rows):
         if not isinstance(row, str) or len(row) != width or set(row) - {"*", "."}:
             raise FormatError(
-                f"field 'layout', row {y + 1}: expected {width} characters * and ., "
+                f"field 'layout', row {y + 1}: expected {counted(width, 'character')} * and ., "
                 f"not {_shown(row)}"
             )
     count = sum(row.count("*") for row in rows)
     if count != record["mines"]:
         raise FormatError(
-            f"field 'layout' holds {count} mines, field 'mines' says {record['mines']}"
+            f"field 'layout' holds {counted(count, 'mine')}, field 'mines' says {record['mines']}"
         )
     return _layout(record)
 
@@ -450,7 +459,7 @@ def _title(record: dict[str, Any]) -> str:
     guesses = sum(m["reason"].get("kind") == "guess" for m in record["moves"])
     return (
         f"{record['width']}x{record['height']}/{record['mines']}: {record['outcome']} "
-        f"in {len(record['moves'])} moves, {guesses} guesses"
+        f"in {counted(len(record['moves']), 'move')}, {counted(guesses, 'guess', 'guesses')}"
     )
 
 

@@ -16,6 +16,7 @@ import copy
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 
+from mineproof.english import counted
 from mineproof.game import Game
 from mineproof.play.replay import gif_delays, gif_raster, lost_cells, mark_explosion
 from mineproof.position import COVERED, FLAG, Position
@@ -56,8 +57,8 @@ def _play(game: Game, click: Click) -> None:
 def _title(review: GameReview) -> str:
     s = review.summary
     return (
-        f"{s.width}x{s.height}/{s.mines}: {s.outcome} in {s.clicks} clicks, "
-        f"{s.guesses_needed} guesses needed, {s.guesses_taken} taken"
+        f"{s.width}x{s.height}/{s.mines}: {s.outcome} in {counted(s.clicks, 'click')}, "
+        f"{counted(s.guesses_needed, 'guess', 'guesses')} needed, {s.guesses_taken} taken"
     )
 
 

@@ -39,6 +39,7 @@ from mineproof.analysis import (
 )
 from mineproof.analysis.constraints import Clue, Contradiction, constraints_of, propagate
 from mineproof.board import Layout, cell_name, iter_bits
+from mineproof.english import counted
 from mineproof.errors import ArgumentError, IllegalMoveError, TooComplexError
 from mineproof.logic import HINT_WORK, closures, hint_steps, known_view, known_view_and_safe
 from mineproof.play import BestGuess, best_guess, opening_chance, unavoidable_fifty_fifties
@@ -126,7 +127,8 @@ def _check(position: Position, layout: Layout) -> None:
         )
     if layout.mine_count != position.mines:
         raise ArgumentError(
-            f"the layout has {layout.mine_count} mines, the position says {position.mines}"
+            f"the layout has {counted(layout.mine_count, 'mine')}, the position says "
+            f"{position.mines}"
         )
     numbers = layout.numbers()
     opened = board.full_mask & ~position.covered_mask

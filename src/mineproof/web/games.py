@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mineproof.board import LEVELS, Board, Layout, iter_bits
+from mineproof.english import counted
 from mineproof.errors import (
     ArgumentError,
     GameNotStartedError,
@@ -210,8 +211,8 @@ def check_size(level: str, width: int, height: int, mines: int) -> tuple[int, in
     room = width * height - min(width, 3) * min(height, 3)
     if not 1 <= mines <= room:
         raise ArgumentError(
-            f"{mines} mines do not fit on a {width}x{height} board with an opening first click "
-            f"(1 to {room})",
+            f"{counted(mines, 'mine')} cannot fit on a {width}x{height} board with an opening "
+            f"first click (1 to {room})",
             name="mines",
             allowed=(1, room) if room else None,
         )

@@ -35,6 +35,7 @@ from multiprocessing.process import BaseProcess
 from types import FrameType
 from typing import Any, TypeVar
 
+from mineproof.english import counted
 from mineproof.errors import MineproofError, TooComplexError
 from mineproof.web.work import Job
 
@@ -318,8 +319,9 @@ class Pool:
             self.counts["refused"] += 1
             kind = "heavy" if job.heavy else "quick"
             raise PoolFull(
-                f"the server is busy: {self.workers} workers at work and {lane.waiting} "
-                f"{kind} requests waiting; try again in {lane.retry_after} s",
+                f"the server is busy: {counted(self.workers, 'worker')} at work and "
+                f"{counted(lane.waiting, kind + ' request')} waiting; try again in "
+                f"{lane.retry_after} s",
                 lane.retry_after,
             )
         lane.waiting += 1

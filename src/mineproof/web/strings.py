@@ -91,8 +91,10 @@ def page_strings(lang: str) -> dict[str, str]:
             "page", "Click any cell to start: the first click always opens an area."
         ),
         "game_over": t.pgettext("page", "The game is over. Start a new game."),
+        # Counts as labels ("Arrangements: 1"): the page has no plural forms, and a label
+        # reads right for any count in every language.
         "arrangements": t.pgettext(
-            "page", "{n} arrangements. In every one, {safe} cells are safe and {mine} are mines."
+            "page", "Arrangements: {n}. Safe in every one: {safe}. A mine in every one: {mine}."
         ),
         "guess_free_short": t.pgettext("page", "Guess-free"),
         "random_short": t.pgettext("page", "Random"),
@@ -239,11 +241,12 @@ def page_strings(lang: str) -> dict[str, str]:
         "abandoned": t.pgettext("page", "Abandoned"),
         "streak": t.pgettext("page", "Streak"),
         "best_streak": t.pgettext("page", "Best streak"),
-        "custom_size": t.pgettext("page", "{width}x{height}, {mines} mines"),
+        "custom_size": t.pgettext("page", "{width}x{height}, mines: {mines}"),
         "gentle_short": t.pgettext("page", "gentler start"),
         "times_chart": t.pgettext("page", "Winning times without help"),
         "chart_label": t.pgettext(
-            "page", "{board}: {n} winning times in seconds, in the order played; best {best} s"
+            "page",
+            "{board}: winning times in seconds, in the order played (games: {n}); best {best} s",
         ),
         "chart_games": t.pgettext("page", "games won"),
         "stats_help": t.pgettext(

@@ -22,6 +22,7 @@ from typing import Any, Generic, TypeVar
 from mineproof.analysis import analyze, sample_with_a_mine_among
 from mineproof.batch import pre_revealed
 from mineproof.board import Board, Layout
+from mineproof.english import counted
 from mineproof.errors import ArgumentError, InconsistentPositionError
 from mineproof.explain import LANGUAGES, level_label
 from mineproof.explain import hint as explain_hint
@@ -202,8 +203,8 @@ def too_dense(width: int, height: int, mines: int) -> str:
     """Return the refusal of a first click whose guess-free board could not be made within the
     CPU-time limit of the pool."""
     return (
-        f"no guess-free {width}x{height} board with {mines} mines was found within the work "
-        f"allowed; {_TRY_ELSE}"
+        f"no guess-free {width}x{height} board with {counted(mines, 'mine')} was found within "
+        f"the work allowed; {_TRY_ELSE}"
     )
 
 
