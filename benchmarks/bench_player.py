@@ -14,7 +14,8 @@ game, ``{"index", "width", "height", "mines", "start": [x, y], "rule": "safe"|"o
 "layout": [mined cells as y * width + x]}`` ("safe": the start cell is free of mines;
 "opening": it and its neighbours). ``--against FILE`` reads that program's results, one JSON
 line per game with at least ``{"index": i, "won": true|false}``, plays ``--a`` on the same games
-and compares the two as above (the other program's CPU time is not known here). ``--results
+(every game of the file, or those from ``--first`` on, ``--games`` of them, when given) and
+compares the two as above (the other program's CPU time is not known here). ``--results
 FILE`` writes ``--a``'s own results in that form, so that a later version of the player can be
 compared with this one game by game (``--against FILE``).
 
@@ -169,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--level", choices=sorted(LEVELS), default="intermediate")
     parser.add_argument("--rules", choices=get_args(Rules), default="classic")
-    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--games", type=int, help="how many games (2000; with --against: all)")
     parser.add_argument("--first", type=int, default=0, help="index of the first game")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
@@ -187,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(error))
     w, h, m = LEVELS[args.level]
     games = Games(w, h, m, args.rules, args.seed, players)
-    end = args.first + args.games
+    end = args.first + (2000 if args.games is None else args.games)
     if args.layouts:
         with open(args.layouts, "w", encoding="utf-8") as out:
             for index in range(args.first, end):
@@ -202,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
             theirs = read_results(args.against)
         except (OSError, ValueError) as error:
             parser.error(str(error))
-        indices = sorted(theirs)
+        indices = sorted(i for i in theirs if args.first <= i and (args.games is None or i < end))
         chunks = [indices[i : i + size] for i in range(0, len(indices), size)]
         played = (
             game for batch in ordered_map(games.play_alone, chunks, args.jobs) for game in batch

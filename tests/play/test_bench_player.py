@@ -117,6 +117,25 @@ def test_against_another_programs_results(
     assert report["b"]["wins"] == sum(t["won"] for t in theirs)
     assert report["a"]["only"] == sum(w and not t["won"] for w, t in zip(wins, theirs, strict=True))
     assert report["b"]["only"] == 20 - sum(wins)
+    # Only games 5 to 9 of the file, when asked.
+    assert (
+        module.main(
+            [
+                "--level",
+                "beginner",
+                "--against",
+                str(path),
+                "--first",
+                "5",
+                "--games",
+                "5",
+                "--json",
+            ]
+        )
+        == 0
+    )
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 5 and report["a"]["wins"] == sum(wins[5:10])
 
 
 def test_results_are_written_and_read_back(
