@@ -142,7 +142,9 @@ def test_counts_of_one_are_singular(tmp_path: Path, capsys: pytest.CaptureFixtur
     _, out, _ = run(capsys, "analyze", write(tmp_path, "q.txt", "3x1x2\nHHH\n"))
     assert out.splitlines()[0] == "3x1, 2 mines, 3 covered cells"
     _, out, _ = run(capsys, "solve", write(tmp_path, "l.txt", "3x1x1\n.*.\n"), "--start", "0,0")
-    assert out == "solved from A1 (0, 0): all 2 safe cells opened in 1 step, no guess needed\n"
+    assert out == (
+        "solved from A1 (0, 0): all 2 safe cells opened in 1 round of deduction, no guess needed\n"
+    )
     folder = tmp_path / "boards"
     args = ["generate", "--level", "beginner", "--count", "1", "--seed", "1", "--out", str(folder)]
     _, out, _ = run(capsys, *args)

@@ -1213,9 +1213,10 @@ def _solve_text(result: SolveResult) -> str:
     x, y = result.start
     head = (
         f"solved from {cell_name(x, y)} ({x}, {y}): all {counted(result.safe_cells, 'safe cell')} "
-        f"opened in {counted(result.steps, 'step')}, no guess needed"
+        f"opened in {counted(result.steps, 'round')} of deduction, no guess needed"
         if result.solved
-        else f"stuck after {counted(result.steps, 'step')} from {cell_name(x, y)} ({x}, {y}): "
+        else f"stuck after {counted(result.steps, 'round')} of deduction from {cell_name(x, y)} "
+        f"({x}, {y}): "
         f"{result.revealed} of {counted(result.safe_cells, 'safe cell')} opened; a guess is needed "
         "here"
     )
