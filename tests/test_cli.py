@@ -90,6 +90,16 @@ def test_analyze_never_offers_a_certain_mine_as_a_safest_cell(
     assert "safest" not in out
 
 
+def test_analyze_says_the_mines_it_lists_leave_out_the_trusted_flags(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = write(tmp_path, "f.txt", "4x2x2\nF1HH\n11HH\n")
+    _, out, _ = run(capsys, "analyze", path)
+    assert "mine in every arrangement (1): A1\n" in out  # the flag weighed as a covered cell
+    _, out, _ = run(capsys, "analyze", path, "--trust-flags")
+    assert "mine in every arrangement (0, besides 1 trusted flag): none\n" in out
+
+
 def test_analyze_reads_stdin_and_mstoollib_grid(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

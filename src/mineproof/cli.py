@@ -1159,6 +1159,13 @@ _SAFEST_SHOWN = 5
 """How many of the safest cells ``analyze`` names when nothing is forced safe."""
 
 
+def _besides(analysis: Analysis) -> str:
+    """Return ", besides N trusted flags" when the analysis takes flags as mines (they are no
+    covered cells it weighs, so the mines it lists leave them out), or nothing."""
+    flags = analysis.position.flag_count
+    return f", besides {counted(flags, 'trusted flag')}" if analysis.trust_flags and flags else ""
+
+
 def _analysis_text(analysis: Analysis) -> str:
     position = analysis.position
     lines = [
@@ -1172,7 +1179,8 @@ def _analysis_text(analysis: Analysis) -> str:
         "S safe in every arrangement, M mine in every arrangement, F flag, NN% mine probability",
         f"arrangements: {analysis.arrangements}",
         f"safe in every arrangement ({len(analysis.safe_cells)}): {_names(analysis.safe_cells)}",
-        f"mine in every arrangement ({len(analysis.mine_cells)}): {_names(analysis.mine_cells)}",
+        f"mine in every arrangement ({len(analysis.mine_cells)}{_besides(analysis)}): "
+        f"{_names(analysis.mine_cells)}",
     ]
     if not analysis.safe_mask:
         board = position.board
