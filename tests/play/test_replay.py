@@ -142,6 +142,13 @@ def test_records_round_trip_through_json_and_the_rules() -> None:
                 assert 0 <= reason["probability"] < 1
 
 
+def test_the_cells_a_move_opened_may_be_listed_in_any_order() -> None:
+    record = recorded(1)
+    n, move = next((n, m) for n, m in enumerate(record["moves"]) if len(m.get("opened", [])) > 1)
+    record["moves"][n] = {**move, "opened": move["opened"][::-1]}
+    replay(record)  # the same game: no error
+
+
 def test_a_tampered_record_is_caught() -> None:
     record = recorded(1)
     record["moves"][0]["opened"] = record["moves"][0]["opened"][:-1] or [[8, 8]]

@@ -305,7 +305,8 @@ def _moves(game: Game, record: dict[str, Any]) -> Iterator[dict[str, Any]]:
     it is made.
 
     Raises ``FormatError`` naming the move when it comes after the end, opens or flags an
-    opened cell, opens a flagged one, flags a flagged one, or opens other cells than recorded;
+    opened cell, opens a flagged one, flags a flagged one, or opens other cells than recorded
+    (the order they are listed in does not matter);
     and, once the moves are made, when the outcome differs.
     """
     board = game.board
@@ -326,7 +327,7 @@ def _moves(game: Game, record: dict[str, Any]) -> Iterator[dict[str, Any]]:
             if flagged:
                 raise FormatError(f"{what}: the cell is flagged")
             opened = [list(board.xy(c)) for c in game.reveal(x, y)]
-            if opened != move["opened"]:
+            if sorted(opened) != sorted(move["opened"]):  # the same cells, in any order
                 raise FormatError(f"move {n} at {cell_name(x, y)} opens other cells than recorded")
         yield move
     outcome = game.state if game.state != "playing" else "stuck"
