@@ -12,9 +12,11 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from mineproof import cli as cli_module
 from mineproof.batch import BatchRequest, run_batch
 from mineproof.board import Board, Layout
 from mineproof.cli import main, max_jobs
@@ -816,6 +818,87 @@ def _wait_for(condition: Callable[[], bool], seconds: float = 30) -> bool:
 
 
 GENERATE_MANY = [sys.executable, "-m", "mineproof.cli", "generate", "--level", "beginner"]
+
+
+def test_a_run_stopped_anywhere_leaves_the_boards_and_the_manifest_agreeing(
+    tmp_path: Path,
+) -> None:
+    # What a Ctrl+C can leave mid-step: a board whose line never came (3), a line handed to
+    # the file whose board was then removed (4), a line cut short (5); other files stay.
+    for n in (1, 2, 3):
+        (tmp_path / f"board-{n:05d}.mbf").write_bytes(b"x")
+    (tmp_path / "notes.txt").write_text("mine")
+    lines = [json.dumps({"file": f"board-{n:05d}.mbf", "index": n - 1}) + "\n" for n in (1, 2, 4)]
+    manifest = tmp_path / "manifest.jsonl"
+    manifest.write_text("".join(lines) + '{"file": "board-00005.m')
+    cli_module._agree(tmp_path, manifest)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "board-00001.mbf",
+        "board-00002.mbf",
+        "manifest.jsonl",
+        "notes.txt",
+    ]
+    assert manifest.read_text() == "".join(lines[:2])
+
+
+def test_ctrl_c_between_a_board_and_its_line_leaves_them_agreeing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    written = []
+    real = cli_module._write_bytes
+
+    def write_then_stop(path: Path, data: bytes) -> None:
+        real(path, data)
+        written.append(path.name)
+        if len(written) == 3:
+            raise KeyboardInterrupt  # the third board is whole, its line not yet written
+
+    monkeypatch.setattr(cli_module, "_write_bytes", write_then_stop)
+    args = ["generate", "--level", "beginner", "--count", "5", "--seed", "1"]
+    status, _, _ = run(capsys, *args, "--format", "mbf", "--out", str(tmp_path))
+    assert status == 130
+    listed = [json.loads(line)["file"] for line in (tmp_path / "manifest.jsonl").open()]
+    assert listed == written[:2]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*listed, "manifest.jsonl"])
+
+
+def test_ctrl_c_just_after_a_line_reached_the_manifest_keeps_its_board(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The Ctrl+C that CI met: the line is in the file, the code not yet past its flush.
+    real_open = Path.open
+
+    class Listing:
+        def __init__(self, file: Any) -> None:
+            self.file, self.flushes = file, 0
+
+        def __enter__(self) -> Listing:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.file.close()
+
+        def write(self, text: str) -> int:
+            return int(self.file.write(text))
+
+        def flush(self) -> None:
+            self.file.flush()
+            self.flushes += 1
+            if self.flushes == 2:
+                raise KeyboardInterrupt
+
+    def open_listing(path: Path, *args: Any, **kwargs: Any) -> Any:
+        file = real_open(path, *args, **kwargs)
+        return Listing(file) if path.name == "manifest.jsonl" and "w" in args else file
+
+    monkeypatch.setattr(Path, "open", open_listing)
+    args = ["generate", "--level", "beginner", "--count", "5", "--seed", "1"]
+    status, _, _ = run(capsys, *args, "--format", "mbf", "--out", str(tmp_path))
+    monkeypatch.undo()
+    assert status == 130
+    listed = [json.loads(line)["file"] for line in (tmp_path / "manifest.jsonl").open()]
+    assert listed == ["board-00001.mbf", "board-00002.mbf"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*listed, "manifest.jsonl"])
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")

@@ -1090,33 +1090,51 @@ def _write_mbf(
 
     The folder holds no earlier run's files (see :func:`_claim_folder`). Each file is written
     whole (through a temporary file) and the manifest lists exactly the files written, also
-    when an error or Ctrl+C stops the run: a board whose manifest line could not follow is
-    removed. Returns the summary line; raises
-    ``ArgumentError`` when a file cannot be written, and what making the boards raises.
+    when an error or Ctrl+C stops the run (see :func:`_agree`). Returns the summary line;
+    raises ``ArgumentError`` when a file cannot be written, and what making the boards raises.
     """
     manifest = folder / "manifest.jsonl"
     done = 0
     try:
-        with manifest.open("w", encoding="utf-8") as listing:
-            for item in boards:
-                path = folder / f"board-{item.index + 1:0{digits}d}.mbf"
-                line = json.dumps({"file": path.name, **item.to_json(seed, layout=False)})
-                listed = False
-                try:
+        try:
+            with manifest.open("w", encoding="utf-8") as listing:
+                for item in boards:
+                    path = folder / f"board-{item.index + 1:0{digits}d}.mbf"
+                    line = json.dumps({"file": path.name, **item.to_json(seed, layout=False)})
                     _write_bytes(path, format_mbf(item.generated.layout))
                     listing.write(line + "\n")
                     listing.flush()
-                    listed = True
-                finally:
-                    if not listed:  # best effort: the error on its way says what went wrong
-                        with suppress(ArgumentError):
-                            _remove(path)
-                done += 1
-                if progress:
-                    progress(done)
+                    done += 1
+                    if progress:
+                        progress(done)
+        except BaseException:
+            with suppress(OSError, ValueError):  # best effort: the error on its way says why
+                _agree(folder, manifest)
+            raise
     except OSError as exc:
         raise ArgumentError(f"cannot write {manifest}: {exc.strerror or exc}") from exc
     return f"wrote {counted(done, 'board')} and manifest.jsonl to {folder}"
+
+
+def _agree(folder: Path, manifest: Path) -> None:
+    """Make the boards in ``folder`` and the lines of ``manifest`` agree after a run stopped
+    early, wherever it stopped (a Ctrl+C may come between a board and its line, or after a
+    line was handed to the file and before the code knew it): a line cut short, or naming no
+    board file, is dropped, and a board the manifest does not list is removed. Raises
+    ``OSError`` when a file cannot be read, removed or written."""
+    kept = []
+    for line in manifest.read_text(encoding="utf-8").splitlines(keepends=True):
+        with suppress(ValueError, KeyError, TypeError):
+            if line.endswith("\n") and (folder / json.loads(line)["file"]).is_file():
+                kept.append(line)
+    names = {json.loads(line)["file"] for line in kept}
+    for path in folder.iterdir():
+        board = _RUN_FILE.fullmatch(path.name) and path.name.startswith("board-")
+        if board and path.name not in names:
+            path.unlink(missing_ok=True)
+    text = "".join(kept)
+    if manifest.read_text(encoding="utf-8") != text:
+        _write_bytes(manifest, text.encode("utf-8"))
 
 
 def _remove(path: Path) -> None:
