@@ -905,10 +905,10 @@ class _BoardNote:
         if now < self.next:
             return
         self.next = now + self.NOTE_EVERY
-        tried = f"{layouts:,} layout{'' if layouts == 1 else 's'}"
+        tried = counted(layouts, "layout")
         if changes:
-            tried += f", {changes:,} change{'' if changes == 1 else 's'}"
-        grading = f"; grading: {steps:,} step{'' if steps == 1 else 's'}" if steps else ""
+            tried += f", {counted(changes, 'change')}"
+        grading = f"; grading: {counted(steps, 'step')}" if steps else ""
         line = f"board {index + 1}: {tried} tried{grading} ({now - self.since:.0f} s)"
         print(f"\r\033[K{line}", end="", file=sys.stderr, flush=True)
         self.shown = _bar_open[0] = True
@@ -1072,8 +1072,7 @@ def _claim_folder(folder: Path, flag: str, force: bool) -> Path:
     for name in earlier:
         _remove(folder / name)
     print(
-        f"mineproof: removed {len(earlier):,} file{'' if len(earlier) == 1 else 's'} "
-        f"of an earlier run from {folder}",
+        f"mineproof: removed {counted(len(earlier), 'file')} of an earlier run from {folder}",
         file=sys.stderr,
     )
     return folder
@@ -1122,8 +1121,9 @@ def _agree(folder: Path, manifest: Path) -> None:
     line was handed to the file and before the code knew it): a line cut short, or naming no
     board file, is dropped, and a board the manifest does not list is removed. Raises
     ``OSError`` when a file cannot be read, removed or written."""
+    listing = manifest.read_text(encoding="utf-8")
     kept = []
-    for line in manifest.read_text(encoding="utf-8").splitlines(keepends=True):
+    for line in listing.splitlines(keepends=True):
         with suppress(ValueError, KeyError, TypeError):
             if line.endswith("\n") and (folder / json.loads(line)["file"]).is_file():
                 kept.append(line)
@@ -1133,7 +1133,7 @@ def _agree(folder: Path, manifest: Path) -> None:
         if board and path.name not in names:
             path.unlink(missing_ok=True)
     text = "".join(kept)
-    if manifest.read_text(encoding="utf-8") != text:
+    if listing != text:
         _write_bytes(manifest, text.encode("utf-8"))
 
 
