@@ -1068,7 +1068,10 @@ def test_impossible_position_is_a_422_naming_the_clues(client: Client) -> None:
         ({"text": ""}, ["empty"]),
         ({"text": "[[1, 10]]"}, ["mine total"]),
         ({"text": "[[1, 10], [12, 10]]", "mines": 1}, ["row 2", "column 1"]),
-        ({"text": "[[1, 10", "mines": 1}, ["invalid JSON", "line 1", "column 8"]),
+        (
+            {"text": "[[1, 10", "mines": 1},
+            ["invalid JSON", "line 1", "column 8", "expected a comma between items"],
+        ),
         ({}, ["missing", "'text'"]),
         ({"text": 3}, ["'text'"]),
         ({"text": "3x1x1\n1H1", "mines": "1"}, ["'mines'", "integer"]),
