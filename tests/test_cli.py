@@ -210,6 +210,23 @@ BAD_INPUTS = [
         ["replay", "{toomany}", "--out", "a.svg"],
         "not a recorded game: expected the JSON object that bench --record writes",
     ),
+    (
+        "replay of malformed JSON",
+        ["replay", "{badjson}", "--out", "a.svg"],
+        "bad.json: line 2, column 1: not a recorded game: unexpected text after the end of the "
+        "JSON value",
+    ),
+    (
+        "replay of an empty file",
+        ["replay", "{emptyjson}", "--out", "a.svg"],
+        "empty.json: not a recorded game: empty input: expected the JSON object that bench "
+        "--record writes",
+    ),
+    (
+        "grid of malformed JSON",
+        ["analyze", "{badgrid}", "--mines", "1"],
+        "badgrid.json: line 1, column 9: invalid JSON: expected a comma between items",
+    ),
     ("review of no id", ["review", "zzz"], "zzz: no such file, nor a game id of the web app"),
     ("play --data a file", ["play", "--data", "{toomany}"], "--data {toomany}: not a folder"),
     ("no arrangement (ring)", ["analyze", "{ring}"], "no arrangement"),
@@ -234,6 +251,9 @@ def test_bad_input_is_one_line_exit_1(
         "toomany": write(tmp_path, "many.txt", "2x2x3\n11\nHH\n"),
         "ring": write(tmp_path, "ring.txt", "5x5x4\nHHHHH\nH121H\nH202H\nH121H\nHHHHH\n"),
         "grid": write(tmp_path, "grid.json", "[[1,10],[10,10]]"),
+        "badjson": write(tmp_path, "bad.json", '{"width": 9}\n}'),
+        "emptyjson": write(tmp_path, "empty.json", ""),
+        "badgrid": write(tmp_path, "badgrid.json", "[[1, 10 10]]"),
         "mbf_out": write(tmp_path, "out.mbf", bytes([3, 3, 0, 1, 5, 0])),
         "mbf_twice": write(tmp_path, "twice.mbf", bytes([3, 3, 0, 2, 1, 1, 1, 1])),
         "flag0": write(tmp_path, "flag0.txt", "4x1x1\nF01H\n"),
@@ -283,6 +303,21 @@ def test_console_script_end_to_end() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["mines"] == 40
+
+
+def test_malformed_json_end_to_end_is_one_plain_line(tmp_path: Path) -> None:
+    path = write(tmp_path, "game.json", '{"width": 9,\n "height": }')
+    proc = subprocess.run(
+        [sys.executable, "-m", "mineproof.cli", "replay", path, "--out", str(tmp_path / "a.svg")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == (
+        f"mineproof: error: {path}: line 2, column 12: not a recorded game: expected a JSON "
+        "value (a number, string, list or object)\n"
+    )
 
 
 def test_hint_json_fields(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

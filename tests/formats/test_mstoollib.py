@@ -62,6 +62,34 @@ def test_invalid_json_names_line_and_column() -> None:
     assert info.value.column is not None
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "[[1, 10],\n [1, ]]",
+            "line 2, column 6: invalid JSON: expected a JSON value (a number, string, list or "
+            "object)",
+        ),
+        ("[[1, 10", "line 1, column 8: invalid JSON: expected a comma between items"),
+        (
+            "[[1, 10]]\n]",
+            "line 2, column 1: invalid JSON: unexpected text after the end of the JSON value",
+        ),
+        ("[[1" + "0" * 5000 + "]]", "invalid JSON: a number has thousands of digits"),
+        (
+            " \n",
+            "invalid JSON: empty input: expected an ms-toollib grid, a JSON list of rows, each a "
+            "list of ints",
+        ),
+    ],
+    ids=["missing-value", "cut-short", "extra-data", "huge-number", "empty"],
+)
+def test_invalid_json_in_plain_english(text: str, message: str) -> None:
+    with pytest.raises(FormatError) as info:
+        parse_grid(text, 1)
+    assert str(info.value) == message
+
+
 @pytest.mark.parametrize("text", ["{}", '"grid"', "3", "[1, 2]", "[[1], 2]", "null"])
 def test_not_a_list_of_lists(text: str) -> None:
     with pytest.raises(FormatError, match="list of rows"):

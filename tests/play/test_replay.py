@@ -373,13 +373,26 @@ def test_modern_rules_keep_the_opening_free() -> None:
 @pytest.mark.parametrize(
     ("text", "needle"),
     [
-        ("", "not a recorded game: Expecting value"),
+        ("", "not a recorded game: empty input: expected the JSON object that bench --record"),
+        (" \n", "not a recorded game: empty input: expected the JSON object that bench --record"),
         ("[1, 2]", "expected a JSON object, not [1, 2]"),
         ("3x1x1\n1H1", "expected the JSON object that bench --record writes, not text starting"),
         ('{"width": 9}', "missing height, mines, layout, start, moves, outcome"),
         ("[" * 100_000, "not a recorded game"),
         ('{"width": 1' + "0" * 5000 + "}", "not a recorded game"),
         ('{"width": 9,\n "height": }', "line 2, column 12"),
+        (
+            '{"width": 9,\n "height": }',
+            "line 2, column 12: not a recorded game: expected a JSON value (a number, string, "
+            "list or object)",
+        ),
+        (
+            '{"width": 9} x',
+            "line 1, column 14: not a recorded game: unexpected text after the end of the JSON "
+            "value",
+        ),
+        ("{'width': 9}", "line 1, column 2: not a recorded game: expected a key in double quotes"),
+        ('{"width": 9\n "height": 9}', "line 2, column 2: not a recorded game: expected a comma"),
     ],
 )
 def test_text_that_is_not_a_record(text: str, needle: str) -> None:

@@ -128,6 +128,16 @@ def test_animations(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
         (["x.json", "--gif", "o.gif", "--scale", "9"], "argument --scale: 9 is outside 1..8"),
         ([str(REPLAYS), "--svg", "out.svg"], "--svg and --gif draw one"),
         (["game.txt"], "not a game file"),
+        (
+            ["broken.json"],
+            "broken.json: line 1, column 14: not a recorded game: unexpected text after the end "
+            "of the JSON value",
+        ),
+        (
+            ["empty.json"],
+            "empty.json: not a recorded game: empty input: expected the JSON object that bench "
+            "--record writes",
+        ),
     ],
 )
 def test_errors_are_one_line(
@@ -140,6 +150,8 @@ def test_errors_are_one_line(
     monkeypatch.chdir(tmp_path)
     (tmp_path / "x.json").write_text(json.dumps(RECORD))
     (tmp_path / "game.txt").write_text("hello")
+    (tmp_path / "broken.json").write_text('{"width": 9} x')
+    (tmp_path / "empty.json").write_text("")
     status, out, err = run(capsys, *args)
     assert status == (2 if "argument --" in message else 1) and not out
     assert len(err.strip().splitlines()) == 1 and message in err, err

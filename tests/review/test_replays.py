@@ -262,6 +262,9 @@ def test_files_are_read_by_their_extension() -> None:
         read_file(b"{}", "game.json")
     with pytest.raises(FormatError, match="not UTF-8"):
         read_file(b"\xff\xfe", "game.json")
+    key = r"^line 1, column 2: not a recorded game: expected a key in double quotes$"
+    with pytest.raises(FormatError, match=key):
+        read_file(b"{'width': 9}", "game.json")
     with pytest.raises(ArgumentError, match="unknown replay format"):
         read_replay(b"x", "txt")
     game = read_file((REPLAYS / "expert-99s.rmv").read_bytes(), "EXPERT.RMV")

@@ -215,11 +215,19 @@ def test_errors_name_their_kind_and_data(client: Client) -> None:
 @pytest.mark.parametrize(
     ("body", "words"),
     [
-        (b'{"level": ', ["malformed JSON"]),
-        (b"{'level': 'beginner'}", ["malformed JSON"]),
-        (b"", ["malformed JSON"]),
-        (b'{"level": "beginner"} x', ["malformed JSON"]),
+        (
+            b'{"level": ',
+            ["malformed JSON", "line 1, column 11", "expected a JSON value (a number, string"],
+        ),
+        (b"{'level': 'beginner'}", ["malformed JSON", "expected a key in double quotes"]),
+        (b"", ["malformed JSON", "empty input: expected a JSON object"]),
+        (b" \r\n", ["malformed JSON", "empty input: expected a JSON object"]),
+        (
+            b'{"level": "beginner"} x',
+            ["malformed JSON", "column 23", "unexpected text after the end of the JSON value"],
+        ),
         (b"\xff\xfe{}", ["malformed JSON"]),
+        (b'{"level": "\xff"}', ["malformed JSON", "not UTF-8 text (bad byte at offset 11)"]),
         (b'["beginner"]', ["object"]),
         (b'"beginner"', ["object"]),
         (b"null", ["object"]),
@@ -232,18 +240,25 @@ def test_malformed_json_is_a_400(client: Client, body: bytes, words: list[str]) 
     message = reply.error(400)
     for word in words:
         assert word in message
+    assert reply.json()["kind"] == "request"
 
 
 @pytest.mark.parametrize(
-    "body",
-    [b'{"level": "custom", "width": 1' + b"0" * 5000 + b"}", b"[" * 100_000],
+    ("body", "problem"),
+    [
+        (
+            b'{"level": "custom", "width": 1' + b"0" * 5000 + b"}",
+            "a number has thousands of digits",
+        ),
+        (b"[" * 100_000, "lists or objects nested too deeply"),
+    ],
     ids=["huge-integer", "deep-nesting"],
 )
-def test_json_the_decoder_refuses_is_a_400(client: Client, body: bytes) -> None:
+def test_json_the_decoder_refuses_is_a_400(client: Client, body: bytes, problem: str) -> None:
     reply = client.request(
         "POST", "/api/games", body=body, headers={"Content-Type": "application/json"}
     )
-    reply.error(400)
+    assert reply.error(400) == f"malformed JSON: {problem}"
 
 
 @pytest.mark.parametrize(
@@ -1068,7 +1083,10 @@ def test_impossible_position_is_a_422_naming_the_clues(client: Client) -> None:
         ({"text": ""}, ["empty"]),
         ({"text": "[[1, 10]]"}, ["mine total"]),
         ({"text": "[[1, 10], [12, 10]]", "mines": 1}, ["row 2", "column 1"]),
-        ({"text": "[[1, 10", "mines": 1}, ["invalid JSON", "line 1", "column 8"]),
+        (
+            {"text": "[[1, 10", "mines": 1},
+            ["invalid JSON", "line 1", "column 8", "expected a comma between items"],
+        ),
         ({}, ["missing", "'text'"]),
         ({"text": 3}, ["'text'"]),
         ({"text": "3x1x1\n1H1", "mines": "1"}, ["'mines'", "integer"]),

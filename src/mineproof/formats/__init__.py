@@ -2,17 +2,20 @@
 
 Positions: JSMinesweeper text (``Position.parse`` / ``Position.text``) and ms-toollib grids.
 Layouts: MBF (MinesweeperX / Arbiter) and a readable ``*``/``.`` text form. The ``load_*``
-functions recognise the format by the content.
+functions recognise the format by the content. :func:`read_json` reads any JSON a person gives
+(a file, a request body), its errors in plain English.
 """
 
 from __future__ import annotations
 
+from mineproof.formats.json_text import describe_json_error, read_json
 from mineproof.formats.layout_text import format_layout_text, parse_layout_text
 from mineproof.formats.load import load_layout, load_position, read_bytes
 from mineproof.formats.mbf import format_mbf, parse_mbf
 from mineproof.formats.mstoollib import format_grid, parse_grid
 
 __all__ = [
+    "describe_json_error",
     "format_grid",
     "format_layout_text",
     "format_mbf",
@@ -22,4 +25,5 @@ __all__ = [
     "parse_layout_text",
     "parse_mbf",
     "read_bytes",
+    "read_json",
 ]

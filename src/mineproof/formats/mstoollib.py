@@ -11,6 +11,7 @@ import json
 from mineproof.board import Board
 from mineproof.english import counted
 from mineproof.errors import FormatError
+from mineproof.formats.json_text import read_json
 from mineproof.position import COVERED, FLAG, Position
 
 __all__ = ["GRID_COVERED", "GRID_FLAG", "format_grid", "parse_grid"]
@@ -22,13 +23,15 @@ GRID_FLAG = 11
 
 _TO_CODE = {n: n for n in range(9)} | {GRID_COVERED: COVERED, GRID_FLAG: FLAG}
 _FROM_CODE = {code: value for value, code in _TO_CODE.items()}
+_SHAPE = "a JSON list of rows, each a list of ints"
 
 
 def parse_grid(text: str, mines: int | None) -> Position:
     """Return the position of an ms-toollib grid given as JSON text, with ``mines`` mines.
 
     Raises ``FormatError`` when ``mines`` is ``None`` (the grid has no mine total), when the text
-    is not JSON, not a non-empty list of equally long lists, or holds a value other than 0-8, 10
+    is not JSON (see :func:`~mineproof.formats.read_json`: with the line and column, in plain
+    English), not a non-empty list of equally long lists, or holds a value other than 0-8, 10
     or 11 (the message names the row and column, 1-based, and the cell ``(x, y)``, 0-based).
     ``Position`` raises ``FormatError`` for a number larger than the cell's neighbours and for a
     negative mine total, ``ArgumentError`` for one larger than the number of covered cells.
@@ -40,14 +43,9 @@ def parse_grid(text: str, mines: int | None) -> Position:
         raise FormatError(
             "an ms-toollib grid has no mine total: give the mine total with --mines N"
         )
-    try:
-        grid = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"invalid JSON: {exc.msg}", line=exc.lineno, column=exc.colno) from exc
-    except (ValueError, RecursionError) as exc:  # a huge number, or nesting too deep
-        raise FormatError(f"invalid JSON: {exc}") from None
+    grid = read_json(text, "invalid JSON", f"an ms-toollib grid, {_SHAPE}")
     if not isinstance(grid, list) or not all(isinstance(row, list) for row in grid):
-        raise FormatError("an ms-toollib grid must be a JSON list of rows, each a list of ints")
+        raise FormatError(f"an ms-toollib grid must be {_SHAPE}")
     if not grid or not grid[0]:
         raise FormatError("empty grid: expected at least one row with at least one cell")
     width = len(grid[0])

@@ -19,7 +19,7 @@ from typing import Any
 from mineproof.board import MAX_SIDE, Board, Layout, cell_name
 from mineproof.english import counted
 from mineproof.errors import ArgumentError, FormatError
-from mineproof.formats import parse_layout_text
+from mineproof.formats import parse_layout_text, read_json
 from mineproof.game import Game
 from mineproof.play.player import RULES
 from mineproof.position import COVERED, FLAG, Position
@@ -45,6 +45,7 @@ _FINAL_HOLD = 300  # hundredths of a second the last frame shows longer than the
 _SVG = "http://www.w3.org/2000/svg"
 
 
+_RECORD = "the JSON object that bench --record writes"
 _NEEDED = ("width", "height", "mines", "layout", "start", "moves", "outcome")
 _FIELDS = frozenset((*_NEEDED, "seed", "index", "rules", "strategy"))
 _MOVE_FIELDS = frozenset(("action", "cell", "opened", "reason"))
@@ -66,26 +67,16 @@ scale 1 (4080 x 4080), an expert board at scale 8. Each frame is held in memory,
 def load_record(text: str) -> dict[str, Any]:
     """Return a recorded game read from JSON, with every field checked (:func:`check_record`).
 
-    Raises ``FormatError`` when the text is not JSON (with its line and column) or not a
+    Raises ``FormatError`` when the text is empty or not JSON (see
+    :func:`mineproof.formats.read_json`: with its line and column, in plain English) or not a
     recorded game (naming the field, and the move, that is wrong).
     """
     start = text.lstrip()[:1]
     if start and start not in "{[":  # not JSON at all (a position, a layout): say what is wanted
         raise FormatError(
-            "not a recorded game: expected the JSON object that bench --record writes, "
-            f"not text starting {text.lstrip()[:12]!r}"
+            f"not a recorded game: expected {_RECORD}, not text starting {text.lstrip()[:12]!r}"
         )
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(
-            f"not a recorded game: {exc.msg}", line=exc.lineno, column=exc.colno
-        ) from None
-    except ValueError:  # Python reads no int of over 4,300 digits
-        raise FormatError("not a recorded game: a number has thousands of digits") from None
-    except RecursionError:
-        raise FormatError("not a recorded game: lists or objects nested too deeply") from None
-    return check_record(record)
+    return check_record(read_json(text, "not a recorded game", _RECORD))
 
 
 def check_record(record: object) -> dict[str, Any]:

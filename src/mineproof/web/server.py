@@ -78,6 +78,7 @@ from mineproof.errors import (
     http_status,
 )
 from mineproof.explain import LANGUAGES
+from mineproof.formats import read_json
 from mineproof.web.games import (
     LEVELS,
     MAX_REVEAL,
@@ -533,9 +534,9 @@ class App:
         if kind != "application/json":
             raise _BadRequest(415, "send the request body as application/json")
         try:
-            data = json.loads(body)
-        except (ValueError, RecursionError) as exc:  # not JSON, a huge number, too deep
-            raise _BadRequest(400, f"malformed JSON: {exc}") from None
+            data = read_json(body, "malformed JSON", "a JSON object")
+        except FormatError as exc:  # a request's own error (kind "request"), not a file's
+            raise _BadRequest(400, str(exc)) from None
         if not isinstance(data, dict):
             raise _BadRequest(400, "the JSON body must be an object")
         return data
