@@ -702,12 +702,7 @@ def _replay(args: argparse.Namespace) -> str:
             f"a .{replay} replay is not a game that bench --record writes: "
             f"mineproof review {args.file} --svg OUT.svg (or --gif OUT.gif) draws it"
         )
-    data = read_bytes(args.file)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise FormatError("not a recorded game: not UTF-8 text") from None
-    record = load_record(text)
+    record = load_record(read_bytes(args.file))
     if kind == ".gif":
         _write_bytes(Path(args.out), animation_gif(record, args.speed, args.scale))
     else:

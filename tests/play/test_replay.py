@@ -149,6 +149,18 @@ def test_the_cells_a_move_opened_may_be_listed_in_any_order() -> None:
     replay(record)  # the same game: no error
 
 
+def test_a_record_saved_with_a_byte_order_mark_reads(tmp_path: Path) -> None:
+    # Notepad on Windows may save UTF-8 with a leading byte-order mark.
+    text = json.dumps(recorded(2))
+    assert load_record("\ufeff" + text) == load_record(text)
+    assert load_record(b"\xef\xbb\xbf" + text.encode()) == load_record(text)
+    path = tmp_path / "game.json"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert main(["replay", str(path), "--out", str(tmp_path / "game.svg")]) == 0
+    with pytest.raises(FormatError, match=r"^the input is not UTF-8 text \(bad byte at offset 1\)"):
+        load_record(b"{\xff}")
+
+
 def test_a_tampered_record_is_caught() -> None:
     record = recorded(1)
     record["moves"][0]["opened"] = record["moves"][0]["opened"][:-1] or [[8, 8]]

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from mineproof.formats.json_text import describe_json_error, read_json
 from mineproof.formats.layout_text import format_layout_text, parse_layout_text
-from mineproof.formats.load import load_layout, load_position, read_bytes
+from mineproof.formats.load import decode_text, load_layout, load_position, read_bytes
 from mineproof.formats.mbf import format_mbf, parse_mbf
 from mineproof.formats.mstoollib import format_grid, parse_grid
 
 __all__ = [
+    "decode_text",
     "describe_json_error",
     "format_grid",
     "format_layout_text",

@@ -60,7 +60,7 @@ def read_bytes(path: str, limit: int = MAX_INPUT_BYTES) -> bytes:
     return data
 
 
-def _decode(data: bytes) -> str:
+def decode_text(data: bytes) -> str:
     """Return ``data`` decoded as UTF-8 (a leading byte-order mark is dropped).
 
     Raises ``FormatError`` naming the offset of the first byte that is not UTF-8.
@@ -84,7 +84,7 @@ def load_position(data: bytes, mines: int | None = None) -> Position:
     >>> load_position(b"3x1x1\\n1H1", mines=0).mines
     0
     """
-    text = _decode(data)
+    text = decode_text(data)
     if text.lstrip().startswith("["):
         return parse_grid(text, mines)
     lines = content_lines(text)

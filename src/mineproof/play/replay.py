@@ -19,7 +19,7 @@ from typing import Any
 from mineproof.board import MAX_SIDE, Board, Layout, cell_name
 from mineproof.english import counted
 from mineproof.errors import ArgumentError, FormatError
-from mineproof.formats import parse_layout_text, read_json
+from mineproof.formats import decode_text, parse_layout_text, read_json
 from mineproof.game import Game
 from mineproof.play.player import RULES
 from mineproof.position import COVERED, FLAG, Position
@@ -64,13 +64,16 @@ MAX_GIF_PIXELS = 2**24
 scale 1 (4080 x 4080), an expert board at scale 8. Each frame is held in memory, a byte a pixel."""
 
 
-def load_record(text: str) -> dict[str, Any]:
+def load_record(text: str | bytes) -> dict[str, Any]:
     """Return a recorded game read from JSON, with every field checked (:func:`check_record`).
 
-    Raises ``FormatError`` when the text is empty or not JSON (see
+    ``text`` may be bytes (decoded as UTF-8, see :func:`mineproof.formats.decode_text`); a
+    leading byte-order mark is dropped, as some editors on Windows write one.
+    Raises ``FormatError`` when the bytes are not UTF-8, the text is empty or not JSON (see
     :func:`mineproof.formats.read_json`: with its line and column, in plain English) or not a
     recorded game (naming the field, and the move, that is wrong).
     """
+    text = decode_text(text) if isinstance(text, bytes) else text.removeprefix("\ufeff")
     start = text.lstrip()[:1]
     if start and start not in "{[":  # not JSON at all (a position, a layout): say what is wanted
         raise FormatError(

@@ -169,11 +169,7 @@ def read_file(data: bytes, name: str) -> RecordedGame:
             f"not a game file: expected a replay (.{', .'.join(REPLAY_KINDS)}) or a game "
             "mineproof recorded (.json)"
         )
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise FormatError("not a recorded game: not UTF-8 text") from None
-    return read_record(load_record(text))
+    return read_record(load_record(data))
 
 
 def read_record(record: dict[str, Any]) -> RecordedGame:
