@@ -1776,6 +1776,33 @@ def test_probabilities_are_those_of_a_game_played_on_elsewhere_or_returned_to(
     _wait_percents(page, _percents_after(seed, x, y))
 
 
+@pytest.mark.parametrize("failure", ["busy", "offline"])
+def test_a_move_whose_figures_fail_is_drawn_and_the_failure_said(page: Page, failure: str) -> None:
+    """With the box ticked, each move asks for the figures of the board it leads to: should they
+    fail (every worker busy, the server out of reach), the move, made on the server, is drawn
+    all the same, without figures, and the failure said; ticked again, the box shows them."""
+    _start(page, "beginner", 4, 4)
+    page.check("#show-probabilities")
+    page.wait_for_selector("#board .cell .p")
+    busy = {"error": "the server is busy", "kind": "busy"}
+    page.route(
+        "**/api/games/*/probabilities",
+        lambda route: route.fulfill(status=503, json=busy) if failure == "busy" else route.abort(),
+    )
+    x, y = _first_covered(page)
+    page.click(_cell(page, "board", x, y), button="right")
+    page.wait_for_selector("#message.error")
+    assert _moves(page) == _view(page)["moves"] == 2
+    assert page.get_attribute(_cell(page, "board", x, y), "data-state") == "flag"
+    assert page.locator("#board .cell .p").count() == 0
+    page.unroute("**/api/games/*/probabilities")
+    page.uncheck("#show-probabilities")
+    assert page.is_hidden("#message")
+    page.check("#show-probabilities")
+    page.wait_for_selector("#board .cell .p")
+    assert page.get_attribute(_cell(page, "board", x, y), "data-state") == "flag"
+
+
 def _hold_at_language(page: Page, where: str, lang: str, refused: bool = False) -> None:
     """Choose the language ``lang`` with the page's next answer from ``where`` held (see
     ``HOLD``) until ``_release``; ``refused``: that answer is a refusal (every worker busy)."""
