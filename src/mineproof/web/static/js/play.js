@@ -362,15 +362,24 @@ export const playView = {
     // The probabilities follow the box, from game to game: ticked, every game in progress
     // shows them, from its first click on. The server counts each answer as help (a game shown
     // with them is played with help, as if the box had been ticked during it), so they are asked
-    // for only while the box is ticked.
+    // for only while the box is ticked. It counts them once they are ready to be sent, and
+    // counts none for a request whose client left before: unticking the box cancels the
+    // requests in flight (`figuresAsked`), so figures unticked before they come are no help.
     const probabilitiesWanted = () => q("show-probabilities").checked;
+    let figuresAsked = new AbortController();
 
     // Return the probabilities of game `id` as it is now, or null when the box is unticked (by
-    // the time they come too).
+    // the time they come too: the request is then cancelled).
     async function probabilitiesOf(id) {
       if (!probabilitiesWanted()) return null;
-      const { probabilities } = await app.api("GET", `/api/games/${id}/probabilities`);
-      return probabilitiesWanted() ? probabilities : null;
+      try {
+        const path = `/api/games/${id}/probabilities`;
+        const { probabilities } = await app.api("GET", path, undefined, { signal: figuresAsked.signal });
+        return probabilitiesWanted() ? probabilities : null;
+      } catch (err) {
+        if (err.kind === "cancelled") return null;
+        throw err;
+      }
     }
 
     // The box was ticked or unticked: the figures, and what was said of their failure, go
@@ -378,6 +387,10 @@ export const playView = {
     async function toggleProbabilities() {
       s.probabilities = null;
       if (s.message && s.message.figures) s.message = null;
+      if (!probabilitiesWanted()) {
+        figuresAsked.abort();
+        figuresAsked = new AbortController();
+      }
       await updateProbabilities();
     }
 
