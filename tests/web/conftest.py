@@ -7,14 +7,17 @@ layout is the oracle the checks compare every reply with. The player itself neve
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import itertools
 import json
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -26,9 +29,11 @@ from mineproof.web.games import Games
 from mineproof.web.pool import Pool
 from mineproof.web.server import App, Limits, allowed_hosts, make_server, serve_in_thread
 from mineproof.web.store import Store
+from mineproof.web.work import Job
 
 JSON = dict[str, Any]
 Cell = tuple[int, int]
+T = TypeVar("T")
 
 HOST = "127.0.0.1"
 
@@ -193,6 +198,55 @@ class Client:
         """Play one move and return its reply (status 200 checked)."""
         x, y = cell
         return self.post(f"/api/games/{game_id}/{kind}", {"x": x, "y": y, "lang": lang}).ok()
+
+
+def wait_for(condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    """Poll ``condition`` until it holds; fail naming ``what`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"still not {what} after {timeout} s")
+        time.sleep(0.02)
+
+
+class HeldPool(Pool):
+    """A :class:`Pool` that keeps the jobs of one function from its workers while a test says
+    so (:meth:`holding`): the server is slow on demand, and a test acts while a request waits.
+
+    ``held`` counts the jobs waiting now, ``left`` those whose caller was cancelled while they
+    waited (their client left). Driven from the test's thread, run in the server's."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.held = 0
+        self.left = 0
+        self._fn: Callable[..., Any] | None = None
+        self._open = threading.Event()
+        self._open.set()
+
+    @contextmanager
+    def holding(self, fn: Callable[..., Any]) -> Iterator[HeldPool]:
+        """Hold the jobs that call ``fn`` until the block ends; the block has the pool."""
+        self._fn = fn
+        self.left = 0
+        self._open.clear()
+        try:
+            yield self
+        finally:
+            self._open.set()
+
+    async def run(self, job: Job[T]) -> T:
+        if job.fn is self._fn and not self._open.is_set():
+            self.held += 1
+            try:
+                while not self._open.is_set():
+                    await asyncio.sleep(0.01)
+            except asyncio.CancelledError:
+                self.left += 1
+                raise
+            finally:
+                self.held -= 1
+        return await super().run(job)
 
 
 @dataclass

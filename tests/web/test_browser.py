@@ -31,8 +31,9 @@ from mineproof.web.games import MAX_SIDE
 from mineproof.web.server import allowed_hosts, make_server, serve_in_thread
 from mineproof.web.strings import page_strings
 from mineproof.web.work import analyze_text, first_layout, hint
+from mineproof.web.work import probabilities as work_probabilities
 
-from .conftest import JSON, covered
+from .conftest import JSON, HeldPool, covered, wait_for
 from .test_modes import REPLAYS, Brute, gif_frames
 
 CHROMIUM = "/usr/bin/chromium"
@@ -73,9 +74,16 @@ def seeds() -> Seeds:
 
 
 @pytest.fixture(scope="module")
-def base_url(store: Store, seeds: Seeds) -> Iterator[str]:
+def pool() -> HeldPool:
+    """The server's workers, which hold a kind of job while a test says so."""
+    return HeldPool()
+
+
+@pytest.fixture(scope="module")
+def base_url(store: Store, seeds: Seeds, pool: HeldPool) -> Iterator[str]:
     games = Games(store, seeds=seeds)
-    server = make_server(App(games, allowed_hosts("127.0.0.1")), "127.0.0.1", 0, True)
+    app = App(games, allowed_hosts("127.0.0.1"), pool=pool)
+    server = make_server(app, "127.0.0.1", 0, True)
     stop = serve_in_thread(server)
     yield f"http://127.0.0.1:{server.server_address[1]}/"
     stop()
@@ -1774,6 +1782,59 @@ def test_probabilities_are_those_of_a_game_played_on_elsewhere_or_returned_to(
     page.go_back()
     page.wait_for_function(f"document.querySelector('#board').dataset.game === '{game}'")
     _wait_percents(page, _percents_after(seed, x, y))
+
+
+@pytest.mark.parametrize("failure", ["busy", "offline"])
+def test_a_move_whose_figures_fail_is_drawn_and_the_failure_said(page: Page, failure: str) -> None:
+    """With the box ticked, each move asks for the figures of the board it leads to: should they
+    fail (every worker busy, the server out of reach), the move, made on the server, is drawn
+    all the same, without figures, and the failure said; ticked again, the box shows them."""
+    _start(page, "beginner", 4, 4)
+    page.check("#show-probabilities")
+    page.wait_for_selector("#board .cell .p")
+    busy = {"error": "the server is busy", "kind": "busy"}
+    page.route(
+        "**/api/games/*/probabilities",
+        lambda route: route.fulfill(status=503, json=busy) if failure == "busy" else route.abort(),
+    )
+    x, y = _first_covered(page)
+    page.click(_cell(page, "board", x, y), button="right")
+    page.wait_for_selector("#message.error")
+    assert _moves(page) == _view(page)["moves"] == 2
+    assert page.get_attribute(_cell(page, "board", x, y), "data-state") == "flag"
+    assert page.locator("#board .cell .p").count() == 0
+    page.unroute("**/api/games/*/probabilities")
+    page.uncheck("#show-probabilities")
+    assert page.is_hidden("#message")
+    page.check("#show-probabilities")
+    page.wait_for_selector("#board .cell .p")
+    assert page.get_attribute(_cell(page, "board", x, y), "data-state") == "flag"
+
+
+def test_figures_unticked_before_they_come_are_no_help(page: Page, pool: HeldPool) -> None:
+    """The figures count as help when the server has them ready: unticked before that, the box
+    cancels its request (asked after a move or at its tick), the server counts no help, and the
+    game stays one without help, its moves drawn. Left ticked, the figures are shown and the
+    game counts as played with help."""
+    _new_game(page, "beginner")
+    page.check("#show-probabilities")
+    with pool.holding(work_probabilities):
+        page.click(_cell(page, "board", 4, 4))
+        wait_for(lambda: pool.held == 1, "the figures of the first click asked for")
+        page.uncheck("#show-probabilities")
+        wait_for(lambda: pool.left == 1, "the figures' request cancelled", timeout=10)
+    _wait_move(page, 0)
+    assert page.get_attribute("#board", "data-game-state") == "playing"
+    with pool.holding(work_probabilities):
+        page.check("#show-probabilities")
+        wait_for(lambda: pool.held == 1, "the figures asked for at the tick")
+        page.uncheck("#show-probabilities")
+        wait_for(lambda: pool.left == 1, "the figures' request cancelled", timeout=10)
+    assert page.locator("#board .cell .p").count() == 0
+    assert _view(page)["assists"] == 0
+    page.check("#show-probabilities")
+    page.wait_for_selector("#board .cell .p")
+    assert _view(page)["assists"] == 1
 
 
 def _hold_at_language(page: Page, where: str, lang: str, refused: bool = False) -> None:

@@ -3,18 +3,22 @@ and many threads on one game."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from mineproof.board import Board, Layout
-from mineproof.errors import ArgumentError, IllegalMoveError
+from mineproof.errors import ArgumentError, GameOverError, IllegalMoveError, TooComplexError
 from mineproof.generate import GenerationError
 from mineproof.logic import solve
 from mineproof.position import COVERED, FLAG
-from mineproof.web.games import LEVELS, MAX_SIDE, GameNotFound, Games, check_size
+from mineproof.web.games import LEVELS, MAX_SIDE, GameNotFound, Games, Runner, check_size
+from mineproof.web.pool import PoolFull
 from mineproof.web.store import Store
+from mineproof.web.work import Job
 
 from .conftest import JSON, VIEW_KEYS, Clock, check_view, counted_seeds, covered, position_of
 
@@ -308,6 +312,83 @@ def test_a_hopeless_guess_free_board_is_refused_within_its_budget_and_the_game_w
     assert after["state"] == "new" and after["moves"] == 0
     row = store.load(view["id"])
     assert row is not None and row.layout is None and row.moves == []
+
+
+# --- help -----------------------------------------------------------------------------------
+
+
+def _in_play(games: Games) -> str:
+    """Return the id of a new beginner game in play after its first click."""
+    game_id: str = games.create("beginner")["id"]
+    assert games.move(game_id, "open", 4, 4).view["state"] == "playing"
+    return game_id
+
+
+def _assists(games: Games, store: Store, game_id: str) -> int:
+    """Return the help counted for a game, as its view and the store agree it."""
+    row = store.load(game_id)
+    assert row is not None and row.assists == games.view(game_id)["assists"]
+    return row.assists
+
+
+async def _inline(job: Job[Any]) -> Any:
+    return job.run()
+
+
+def test_help_counts_once_it_is_given(games: Games, store: Store) -> None:
+    game_id = _in_play(games)
+    games.hint(game_id)
+    games.probabilities(game_id)
+    assert _assists(games, store, game_id) == 2
+    # Handed out as jobs, help counts when its runner has its value, not when it is asked.
+    job = games.probabilities_job(game_id)
+    hint_job = games.hint_job(game_id)
+    assert _assists(games, store, game_id) == 2
+    assert asyncio.run(games.helped_async(game_id, job, _inline)) == games.probabilities(game_id)
+    asyncio.run(games.helped_async(game_id, hint_job, _inline))
+    assert _assists(games, store, game_id) == 5
+
+
+async def _refused(job: Job[Any]) -> Any:
+    raise PoolFull("the server is busy", 1)
+
+
+async def _spent(job: Job[Any]) -> Any:
+    raise TooComplexError("the request needs more than 10 s of CPU")
+
+
+async def _cancelled(job: Job[Any]) -> Any:  # its client left while it ran
+    raise asyncio.CancelledError
+
+
+@pytest.mark.parametrize(
+    ("run", "error"),
+    [(_refused, PoolFull), (_spent, TooComplexError), (_cancelled, asyncio.CancelledError)],
+    ids=["refused", "too-complex", "client-left"],
+)
+def test_help_never_given_is_not_counted(
+    games: Games, store: Store, run: Runner, error: type[BaseException]
+) -> None:
+    game_id = _in_play(games)
+    for job in (games.probabilities_job(game_id), games.hint_job(game_id)):
+        with pytest.raises(error):
+            asyncio.run(games.helped_async(game_id, job, run))
+    assert _assists(games, store, game_id) == 0
+
+
+def test_help_ready_once_the_game_is_over_is_neither_given_nor_counted(
+    games: Games, store: Store
+) -> None:
+    game_id = _in_play(games)
+
+    async def lost_meanwhile(job: Job[Any]) -> Any:  # another tab loses while the work runs
+        value = job.run()
+        _lose(games, store, game_id)
+        return value
+
+    with pytest.raises(GameOverError, match="over"):
+        asyncio.run(games.helped_async(game_id, games.probabilities_job(game_id), lost_meanwhile))
+    assert _assists(games, store, game_id) == 0
 
 
 # --- memory ---------------------------------------------------------------------------------

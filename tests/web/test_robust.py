@@ -31,27 +31,21 @@ from mineproof.errors import InconsistentPositionError, TooComplexError
 from mineproof.web.pool import Pool, WorkerError
 from mineproof.web.server import Limits
 from mineproof.web.work import Job, analyze_text, first_layout
+from mineproof.web.work import probabilities as work_probabilities
 
-from .conftest import HOST, JSON, Client, Clock, Server, running
+from .conftest import HOST, JSON, Client, Clock, HeldPool, Server, running, wait_for
 
 HOPELESS = {"level": "custom", "width": 100, "height": 100, "mines": 6000}
 """A guess-free board no generator makes: its first click works until its limit or a cancel."""
 
 
-def wait_for(condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
-    """Poll ``condition`` until it holds; fail naming ``what`` after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"still not {what} after {timeout} s")
-        time.sleep(0.02)
-
-
-def raw_post(port: int, path: str, data: JSON) -> socket.socket:
-    """Send a JSON POST on a new socket and return the socket without reading the answer."""
-    body = json.dumps(data).encode()
+def raw_request(port: int, path: str, data: JSON | None = None) -> socket.socket:
+    """Send a GET, or with ``data`` a JSON POST, on a new socket and return the socket without
+    reading the answer."""
+    body = b"" if data is None else json.dumps(data).encode()
+    method = "GET" if data is None else "POST"
     head = (
-        f"POST {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nContent-Type: application/json\r\n"
+        f"{method} {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nContent-Type: application/json\r\n"
         f"Content-Length: {len(body)}\r\n\r\n"
     )
     sock = socket.create_connection((HOST, port), timeout=60)
@@ -81,7 +75,7 @@ def hopeless_first_clicks(server: Server, count: int) -> Iterator[list[socket.so
         for _ in range(count):
             game = client.post("/api/games", HOPELESS).ok(201)
             sockets.append(
-                raw_post(server.port, f"/api/games/{game['id']}/open", {"x": 50, "y": 50})
+                raw_request(server.port, f"/api/games/{game['id']}/open", {"x": 50, "y": 50})
             )
         yield sockets
     finally:
@@ -195,6 +189,28 @@ def test_a_client_that_leaves_cancels_its_work(tmp_path: Path, clock: Clock) -> 
         game = client.post("/api/games", {"level": "beginner"}).ok(201)
         reply = client.post(f"/api/games/{game['id']}/open", {"x": 4, "y": 4}).ok()
         assert reply["state"] in ("playing", "won")
+
+
+def test_help_whose_client_leaves_before_it_is_ready_is_not_counted(
+    tmp_path: Path, clock: Clock
+) -> None:
+    """The figures (as a hint) count as help when they are ready to be sent: a client that
+    leaves before (the page does when its Probabilities box is unticked) stops the work and is
+    counted no help; a client that stays is counted."""
+    pool = HeldPool(2)
+    with running(tmp_path, clock, pool=pool) as server:
+        client = server.client()
+        game = client.post("/api/games", {"level": "beginner"}).ok(201)
+        assert client.move(game["id"], "open", (4, 4))["state"] == "playing"
+        base = f"/api/games/{game['id']}"
+        with pool.holding(work_probabilities):
+            sock = raw_request(server.port, f"{base}/probabilities")
+            wait_for(lambda: pool.held == 1, "the figures asked for")
+            sock.close()
+            wait_for(lambda: pool.left == 1, "the request left")
+        assert client.get(base).ok()["assists"] == 0
+        client.get(f"{base}/probabilities").ok()
+        assert client.get(base).ok()["assists"] == 1
 
 
 def _alive(pid: int) -> bool:

@@ -24,7 +24,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from mineproof.board import LEVELS, Board, Layout, iter_bits
 from mineproof.english import counted
@@ -219,6 +219,8 @@ def check_size(level: str, width: int, height: int, mines: int) -> tuple[int, in
     return width, height, mines
 
 
+T = TypeVar("T")
+
 Runner = Callable[[Job[Any]], Awaitable[Any]]
 """Runs a job and returns its value: :meth:`mineproof.web.pool.Pool.run` in the server."""
 
@@ -237,8 +239,8 @@ class Games:
 
     The work of a move (the layout of a first click, the judgement of a guess), of a hint and of
     the probabilities is a :class:`~mineproof.web.work.Job`: the methods here run it inline,
-    :meth:`move_async` with the runner it is given (the server's pool), and :meth:`hint_job`
-    and :meth:`probabilities_job` hand it out. Thread-safe: moves on one game are serialised
+    :meth:`move_async` and :meth:`helped_async` with the runner they are given (the server's
+    pool). Thread-safe: moves on one game are serialised
     by the game's lock; different games proceed in parallel.
     """
 
@@ -574,19 +576,20 @@ class Games:
 
     def hint(self, game_id: str, lang: str = "en") -> dict[str, Any]:
         """Return the next hint for game ``game_id`` in ``lang`` (see
-        :class:`~mineproof.explain.Hint`); flags count only when the numbers prove them.
+        :class:`~mineproof.explain.Hint`); flags count only when the numbers prove them. It
+        counts as help (see :meth:`helped_async`).
 
         Raises :class:`GameNotFound`, ``ArgumentError`` for an unknown language,
-        ``GameOverError`` when the game is over and ``GameNotStartedError`` before its first
-        click.
+        ``GameOverError`` when the game is over, ``GameNotStartedError`` before its first
+        click, and :class:`StoreError` when the help cannot be counted.
         """
-        return self.hint_job(game_id, lang).run()
+        return self._helped(game_id, self.hint_job(game_id, lang).run())
 
     def hint_job(self, game_id: str, lang: str = "en") -> Job[dict[str, Any]]:
-        """Return the work of :meth:`hint`, to run elsewhere; raises as :meth:`hint` does. A
-        game in progress counts it as help (its ``assists``)."""
+        """Return the work of :meth:`hint`, to run elsewhere (by :meth:`helped_async`, which
+        counts it as help); raises as :meth:`hint` does."""
         check_lang(lang)
-        return Job(work_hint, (self._playing(game_id, assist=True), lang))
+        return Job(work_hint, (self._playing(game_id), lang))
 
     def tutor_job(self, game_id: str, move: int, lang: str = "en") -> Job[dict[str, Any] | None]:
         """Return the work of the Tutor's word on the move ``move`` (counted from 0) of game
@@ -610,15 +613,35 @@ class Games:
         """Return the exact mine probability of every cell of game ``game_id`` (rows of floats,
         ``None`` for opened cells), with the cells proven safe or mined.
 
-        Raises :class:`GameNotFound`, ``GameOverError`` when the game is over and
-        ``GameNotStartedError`` before its first click.
+        Raises :class:`GameNotFound`, ``GameOverError`` when the game is over,
+        ``GameNotStartedError`` before its first click, and :class:`StoreError` when the help
+        cannot be counted.
         """
-        return self.probabilities_job(game_id).run()
+        return self._helped(game_id, self.probabilities_job(game_id).run())
 
     def probabilities_job(self, game_id: str) -> Job[dict[str, Any]]:
-        """Return the work of :meth:`probabilities`; raises as it does. A game in progress
-        counts it as help (its ``assists``)."""
-        return Job(work_probabilities, (self._playing(game_id, assist=True),))
+        """Return the work of :meth:`probabilities`, to run elsewhere (by :meth:`helped_async`,
+        which counts it as help); raises as it does."""
+        return Job(work_probabilities, (self._playing(game_id),))
+
+    async def helped_async(self, game_id: str, job: Job[T], run: Runner) -> T:
+        """Return the value of ``job``, help for game ``game_id`` (from :meth:`hint_job` or
+        :meth:`probabilities_job`), its work run by ``run``; the game counts it as help (its
+        ``assists``) once the value is ready, so help that is never given is not counted: work
+        refused by a busy pool, failed, or cancelled because its client left.
+
+        Raises what ``run`` raises, ``GameOverError`` when the game ended meanwhile (the help
+        is then neither given nor counted), and :class:`StoreError` when the help cannot be
+        counted (nor is it given).
+        """
+        value: T = await run(job)
+        return self._helped(game_id, value)
+
+    def _helped(self, game_id: str, value: T) -> T:
+        """Return ``value``, help for game ``game_id``, once it is counted; raises as
+        :meth:`_playing` does."""
+        self._playing(game_id, assist=True)
+        return value
 
     def _playing(self, game_id: str, assist: bool = False) -> Position:
         """Return the player's position of a game that is not over; with ``assist``, count

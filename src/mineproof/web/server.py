@@ -15,7 +15,8 @@ Routes (cells are ``[x, y]``, x the column and y the row from the top-left):
   view (with the post-mortem when the move lost), ``guess`` and ``tutor`` (when a guess was
   made while a safe cell was provable, the hint that leads to it);
 - ``GET /api/games/ID/hint?lang=L``, ``GET /api/games/ID/probabilities`` (each counts as help
-  for the statistics);
+  for the statistics once it is answered: not when it is refused or fails, nor when its client
+  leaves before the answer is ready);
 - ``GET /api/games/ID/tutor?move=N&lang=L``: ``{"tutor": ...}``, what the move N (from 0) said
   as ``tutor`` when it was made, in ``L`` (after a change of language; not counted as help);
 - ``GET /api/games/ID/review?lang=L``: the review of a finished game, every click judged;
@@ -467,7 +468,7 @@ class App:
         if action == "hint":
             self._method(method, "GET")
             job = self.games.hint_job(game_id, query.get("lang", "en"))
-            return _json(200, await self.pool.run(job))
+            return _json(200, await self.games.helped_async(game_id, job, self.pool.run))
         if action == "tutor":
             self._method(method, "GET")
             move = query.get("move", "")
@@ -477,7 +478,8 @@ class App:
             return _json(200, {"tutor": await self.pool.run(said)})
         if action == "probabilities":
             self._method(method, "GET")
-            return _json(200, await self.pool.run(self.games.probabilities_job(game_id)))
+            job = self.games.probabilities_job(game_id)
+            return _json(200, await self.games.helped_async(game_id, job, self.pool.run))
         self._method(method, "POST")
         data = self._body(headers, body)
         lang = _field(data, "lang", str, "en")

@@ -12,6 +12,8 @@ export class ApiError extends Error {
   }
 }
 
+const cancelled = () => new ApiError(0, { kind: "cancelled", error: "cancelled" });
+
 export async function api(method, path, body, { signal } = {}) {
   const init = { method, headers: {}, signal };
   if (body !== undefined) {
@@ -22,11 +24,17 @@ export async function api(method, path, body, { signal } = {}) {
   try {
     response = await fetch(path, init);
   } catch (err) {
-    if (err && err.name === "AbortError") throw new ApiError(0, { kind: "cancelled", error: "cancelled" });
+    if (err && err.name === "AbortError") throw cancelled();
     throw new ApiError(0, { kind: "offline", error: String(err && err.message) });
   }
   let data = null;
-  try { data = await response.json(); } catch { data = null; }
+  try {
+    data = await response.json();
+  } catch (err) {
+    // Aborted while the answer was read: cancelled too, not an answer without a body.
+    if (err && err.name === "AbortError") throw cancelled();
+    data = null;
+  }
   if (!response.ok) throw new ApiError(response.status, data);
   return data;
 }

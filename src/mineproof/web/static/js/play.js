@@ -80,7 +80,7 @@ export const playView = {
       hintStage: 0,          // how much of it is shown (hint.js: 1 where, 2 why, 3 what)
       hintPrefix: "",        // said before the hint's label (the tutor's words)
       probabilities: null,   // rows of mine probabilities of the position shown (box ticked)
-      message: null,         // { label, key, vars, kind } or { error } or { hint: true }
+      message: null,         // { label, key, vars, kind } or { error, figures? } or { hint: true }
       pending: null,         // { controller, since }: a first click whose board is being drawn
       queue: Promise.resolve(),
       reveal: false,         // bring the hint's cells into view at the next render
@@ -260,8 +260,19 @@ export const playView = {
         );
         s.pending = null;
         announce(view, result, kind, x, y);
-        // The board and its probabilities are drawn at once.
-        setGame(result, result.state === "playing" ? await probabilitiesOf(view.id) : null);
+        // The board and its probabilities are drawn at once. The move is made whatever becomes
+        // of its figures: should they fail (the server busy, their work too complex), the board
+        // after it is drawn without them, and their error said.
+        let probabilities = null;
+        let failed = null;
+        if (result.state === "playing") {
+          try {
+            probabilities = await probabilitiesOf(view.id);
+          } catch (err) {
+            failed = err;
+          }
+        }
+        setGame(result, probabilities);
         if (result.state === "won") {
           s.message = { label: "won_short", key: "won_message", vars: { time: result.elapsed.toFixed(1) } };
         } else if (result.state === "lost") {
@@ -272,9 +283,14 @@ export const playView = {
           s.reveal = true;
           s.hintPrefix = "tutor_message";
           s.message = { hint: true, kind: "tutor", move: result.moves - 1 };  // the move it speaks of
+        } else if (failed) {
+          s.message = { error: failed, figures: true };
+          s.revealWords = true;
         } else if (kind !== "flag") {
           s.message = null;
         }
+        // Figures refused as the game is over: another tab ended it after this move.
+        if (failed && failed.kind === "game-over") await refresh();
       } catch (err) {
         s.pending = null;
         if (err.kind === "game-over") await refresh();
@@ -346,20 +362,35 @@ export const playView = {
     // The probabilities follow the box, from game to game: ticked, every game in progress
     // shows them, from its first click on. The server counts each answer as help (a game shown
     // with them is played with help, as if the box had been ticked during it), so they are asked
-    // for only while the box is ticked.
+    // for only while the box is ticked. It counts them once they are ready to be sent, and
+    // counts none for a request whose client left before: unticking the box cancels the
+    // requests in flight (`figuresAsked`), so figures unticked before they come are no help.
     const probabilitiesWanted = () => q("show-probabilities").checked;
+    let figuresAsked = new AbortController();
 
     // Return the probabilities of game `id` as it is now, or null when the box is unticked (by
-    // the time they come too).
+    // the time they come too: the request is then cancelled).
     async function probabilitiesOf(id) {
       if (!probabilitiesWanted()) return null;
-      const { probabilities } = await app.api("GET", `/api/games/${id}/probabilities`);
-      return probabilitiesWanted() ? probabilities : null;
+      try {
+        const path = `/api/games/${id}/probabilities`;
+        const { probabilities } = await app.api("GET", path, undefined, { signal: figuresAsked.signal });
+        return probabilitiesWanted() ? probabilities : null;
+      } catch (err) {
+        if (err.kind === "cancelled") return null;
+        throw err;
+      }
     }
 
-    // The box was ticked or unticked.
+    // The box was ticked or unticked: the figures, and what was said of their failure, go
+    // (ticked, they are asked for again).
     async function toggleProbabilities() {
       s.probabilities = null;
+      if (s.message && s.message.figures) s.message = null;
+      if (!probabilitiesWanted()) {
+        figuresAsked.abort();
+        figuresAsked = new AbortController();
+      }
       await updateProbabilities();
     }
 
@@ -383,7 +414,7 @@ export const playView = {
         s.probabilities = probabilities;
       } catch (err) {
         if (!current(view)) return askProbabilities();
-        s.message = { error: err };
+        s.message = { error: err, figures: true };
       }
     }
 
