@@ -15,13 +15,22 @@ from pathlib import Path
 
 import pytest
 
-from mineproof.analysis.constraints import components_of, constraints_of, propagate
+from mineproof.analysis.constraints import (
+    Clue,
+    components_of,
+    constraints_of,
+    propagate,
+    refresh_clues,
+)
 from mineproof.analysis.core import forced_by
-from mineproof.board import iter_bits
-from mineproof.logic.ladder import Ladder, _total_cannot_help, one_clue_best
+from mineproof.board import Board, Layout, iter_bits
+from mineproof.logic import logic_steps
+from mineproof.logic.ladder import Ladder, _total_cannot_help, one_clue_best, two_clue_best
+from mineproof.logic.levels import ForcingPairs
 from mineproof.logic.premises import Work
 from mineproof.position import Position
 
+from .oracle import forced, view_of
 from .positions import random_game
 
 DATA = Path(__file__).parents[1] / "data" / "ladder_positions.jsonl"
@@ -66,6 +75,80 @@ def test_one_clue_best_takes_the_nearest_then_the_lowest_cell_then_number() -> N
         got = one_clue_best(position, clues, zero, 0, cons.unknown, cons.mines, near)
         assert got == Ladder(position, cons).best(near, Work(10_000))
         assert got is not None and got.premises == (premise,), near
+
+
+@pytest.mark.parametrize("chunk", range(2))
+def test_two_clue_best_is_the_ladders_choice(chunk: int) -> None:
+    """On random positions where level 1 forces nothing, the level-2 shortcut returns what the
+    ladder returns at level 2, and ``None`` exactly when the ladder goes above level 2."""
+    rng = random.Random(chunk)
+    level_two = 0
+    for seed in range(chunk * 2000, (chunk + 1) * 2000):
+        _, position = random_game(seed, most_flags=0.6)
+        cons = constraints_of(position, trust_flags=True)
+        clues = {c.cell: c for c in cons.clues}
+        pairs = ForcingPairs(position.board.width)
+        pairs.changed(sum(1 << i for i in clues))
+        found = pairs.update(clues)
+        size = position.board.size
+        for near in (0, 1 << rng.randrange(size), rng.getrandbits(size) & rng.getrandbits(size)):
+            want = Ladder(position, cons).best(near, Work(10_000))
+            if want is not None and want.level == 1:
+                continue
+            got = two_clue_best(position, clues, found, near)
+            if want is not None and want.level == 2:
+                level_two += 1
+                assert got == want, (seed, near)
+            else:
+                assert got is None, (seed, near)
+    assert level_two >= 100
+
+
+def _oracle_pairs(position: Position) -> dict[tuple[int, int], tuple[int, int]]:
+    """Return every pair of overlapping clues of ``position`` (flags as mines) that forces a
+    cell, with what it forces, by the oracle's search."""
+    clues = view_of(position).clues
+    out = {}
+    for n, a in enumerate(clues):
+        for b in clues[n + 1 :]:
+            if a[1] & b[1]:
+                safe, mine = forced([a, b], a[1] | b[1])
+                if safe | mine:
+                    out[a[0], b[0]] = (safe, mine)
+    return out
+
+
+@pytest.mark.parametrize(("width", "height", "mines"), [(16, 16, 50), (30, 16, 110), (40, 30, 260)])
+def test_forcing_pairs_kept_up_to_date_along_solves(width: int, height: int, mines: int) -> None:
+    """Along whole solves, the pairs brought up to date now and then from the numbers whose
+    clue changed are those the oracle finds by looking at every pair of the position."""
+    board = Board(width, height)
+    start = (width // 2, height // 2)
+    rng = random.Random(width)
+    looked = 0
+    for seed in range(4):
+        layout = Layout.random(board, mines, random.Random(seed), start, "opening")
+        clues: dict[int, Clue] = {}
+        pairs = ForcingPairs(width)
+        before: Position | None = None
+        for step in logic_steps(layout, start):
+            position = step.position
+            if before is None:
+                clues = {c.cell: c for c in constraints_of(position, trust_flags=True).clues}
+                pairs.changed(sum(1 << i for i in clues))
+            else:
+                changed = sum(
+                    1 << i
+                    for i, (x, y) in enumerate(zip(before.cells, position.cells, strict=True))
+                    if x != y
+                )
+                pairs.changed(refresh_clues(position, clues, changed))
+            before = position
+            # Brought up to date at some steps only, as the solve does.
+            if step.deduction.level >= 2 or rng.random() < 0.3:
+                assert pairs.update(clues) == _oracle_pairs(position), (seed, step.number)
+                looked += 1
+    assert looked >= 60
 
 
 def test_the_bound_check_only_rules_out_sets_that_do_not_prove() -> None:

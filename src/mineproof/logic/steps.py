@@ -17,8 +17,14 @@ from mineproof.analysis.constraints import Clue, Constraints, constraints_of, re
 from mineproof.board import Layout, iter_bits
 from mineproof.game import Game
 from mineproof.logic.deduction import Deduction
-from mineproof.logic.ladder import HINT_WORK, Ladder, known_view_and_safe, one_clue_best
-from mineproof.logic.levels import LEVELS, forced_up_to
+from mineproof.logic.ladder import (
+    HINT_WORK,
+    Ladder,
+    known_view_and_safe,
+    one_clue_best,
+    two_clue_best,
+)
+from mineproof.logic.levels import LEVELS, ForcingPairs, forced_up_to
 from mineproof.logic.premises import Work
 from mineproof.position import FLAG, Position
 
@@ -84,29 +90,42 @@ def _steps(game: Game) -> Iterator[Step]:
     # The cells of the numbers that force alone, all their cells safe or all mines, kept up
     # to date with ``clues``: a step at level 1 (most of them) looks at a few numbers only.
     forcing = [0, 0]
+    # The pairs of clues that force something, brought up to date (for the numbers whose
+    # clue changed since) only when level 1 is stuck: a step at level 2 looks at them alone.
+    pairs = ForcingPairs(board.width)
     opened_before = 0
     while game.state == "playing":
         position = game.position()
         if number == 0:
             clues = {c.cell: c for c in constraints_of(position, trust_flags=True).clues}
             forcing = [0, 0]
+            numbers = 0
             for clue in clues.values():
+                numbers |= 1 << clue.cell
                 if clue.mines == 0:
                     forcing[0] |= 1 << clue.cell
                 elif clue.mines == clue.mask.bit_count():
                     forcing[1] |= 1 << clue.cell
+            pairs.changed(numbers)
         else:
-            refresh_clues(position, clues, near | game.opened_mask & ~opened_before, forcing)
+            changed = near | game.opened_mask & ~opened_before
+            pairs.changed(refresh_clues(position, clues, changed, forcing))
         flags = position.flag_mask
-        deduction = one_clue_best(
-            position,
-            clues,
-            forcing[0],
-            forcing[1],
-            position.covered_mask & ~flags,
-            position.mines - flags.bit_count(),
-            near,
-        ) or Ladder(position, _constraints(position, clues)).best(near, Work(STEP_WORK))
+        deduction = (
+            one_clue_best(
+                position,
+                clues,
+                forcing[0],
+                forcing[1],
+                position.covered_mask & ~flags,
+                position.mines - flags.bit_count(),
+                near,
+            )
+            or two_clue_best(position, clues, pairs.update(clues), near)
+            or Ladder(position, _constraints(position, clues)).best(
+                near, Work(STEP_WORK), min_level=3
+            )
+        )
         if deduction is None:
             return
         number += 1
