@@ -645,7 +645,25 @@ def _distance_to(board: Board, cells: tuple[int, ...] | list[int], near: int) ->
     0 when ``near`` is empty."""
     if not near or not cells:
         return 0
-    return _Rings.of(board, near).distance(sum(1 << i for i in cells))
+    rings = _Rings.of(board, near)
+    points = rings.points()
+    if points is None:
+        return rings.distance(sum(1 << i for i in cells))
+    # A few cells near: the king-move distance is the larger of the two coordinate gaps.
+    width = board.width
+    best = board.width + board.height
+    for i in cells:
+        x, y = i % width, i // width
+        for px, py in points:
+            d = max(abs(x - px), abs(y - py))
+            if d < best:
+                best = d
+    return best
+
+
+_FEW_POINTS = 16
+"""Up to how many cells a set's distances are measured by coordinates rather than by rings
+(whose masks, on a big board, are long ints)."""
 
 
 class _Rings:
@@ -657,6 +675,18 @@ class _Rings:
     def __init__(self, board: Board, near: int) -> None:
         self.board = board
         self.grown = [near]
+        self._points: list[tuple[int, int]] | None = None
+        self._few: bool | None = None
+
+    def points(self) -> list[tuple[int, int]] | None:
+        """Return the set's cells as ``(x, y)`` when they are at most :data:`_FEW_POINTS`,
+        else ``None`` (worked out once)."""
+        if self._few is None:
+            near = self.grown[0]
+            self._few = near.bit_count() <= _FEW_POINTS
+            if self._few:
+                self._points = self.board.mask_to_xy(near)
+        return self._points
 
     @classmethod
     def of(cls, board: Board, near: int) -> _Rings:
