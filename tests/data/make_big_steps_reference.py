@@ -9,8 +9,8 @@ this script.
 Each board is stored as its size, its mine mask (hex) and its start cell, with its ``grade``
 (``[solved, level, {level: steps}]`` of :func:`mineproof.logic.grade`), its ``steps`` (as in
 ``steps_reference.json``: ``level|premises|safe|mine`` each) and a ``digest`` of every step's
-full JSON and position (:func:`stream_digest`: the steps are hashed one by one as the solve
-yields them, since a big board's positions do not all fit in memory at once).
+full JSON, English text and position (:func:`stream_digest`: the steps are hashed one by one
+as the solve yields them, since a big board's positions do not all fit in memory at once).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from pathlib import Path
 from make_steps_reference import step_text
 
 from mineproof.board import Board, Layout
+from mineproof.explain import explain
 from mineproof.generate import generate
 from mineproof.logic import Step, grade, logic_steps
 
@@ -41,13 +42,14 @@ CONFIGS: list[tuple[int, int, int, int, str | None]] = [
 
 
 def stream_digest(steps: Iterable[Step]) -> str:
-    """Return a short hash of the steps' full JSON and of the covered and flagged cells of the
-    positions they are made in, taking the steps one at a time."""
+    """Return a short hash of the steps' full JSON, their English text and the covered and
+    flagged cells of the positions they are made in, taking the steps one at a time."""
     digest = hashlib.sha256()
     for s in steps:
         data = [
             s.number,
             s.deduction.to_json(),
+            explain(s.deduction),
             format(s.position.covered_mask, "x"),
             format(s.position.flag_mask, "x"),
         ]
