@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from make_steps_reference import step_text
@@ -57,6 +57,19 @@ def stream_digest(steps: Iterable[Step]) -> str:
     return digest.hexdigest()[:20]
 
 
+def texts_and_digest(layout: Layout, start: tuple[int, int]) -> tuple[list[str], str]:
+    """Return the compact text of each step of the solve of ``layout`` from ``start`` (see
+    ``make_steps_reference.step_text``) and the :func:`stream_digest` of its steps."""
+    texts: list[str] = []
+
+    def noted(steps: Iterable[Step]) -> Iterator[Step]:
+        for s in steps:
+            texts.append(step_text(s.deduction))
+            yield s
+
+    return texts, stream_digest(noted(logic_steps(layout, start)))
+
+
 def main() -> None:
     """Make the boards and write the reference file."""
     boards: list[dict[str, object]] = []
@@ -70,14 +83,7 @@ def main() -> None:
             g = generate(board, mines, rng, sampler=sampler)  # type: ignore[arg-type]
             layout, start = g.layout, g.start
         result = grade(layout, start)
-        texts: list[str] = []
-
-        def noted(steps: Iterable[Step], texts: list[str] = texts) -> Iterable[Step]:
-            for s in steps:
-                texts.append(step_text(s.deduction))
-                yield s
-
-        digest = stream_digest(noted(logic_steps(layout, start)))
+        texts, digest = texts_and_digest(layout, start)
         boards.append(
             {
                 "size": [width, height],

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from mineproof.analysis.constraints import (
     Clue,
+    Constraints,
     components_of,
     constraints_of,
     propagate,
@@ -24,7 +26,7 @@ from mineproof.analysis.constraints import (
 )
 from mineproof.analysis.core import forced_by
 from mineproof.board import Board, Layout, iter_bits
-from mineproof.logic import logic_steps
+from mineproof.logic import Deduction, logic_steps
 from mineproof.logic.ladder import Ladder, _total_cannot_help, one_clue_best, two_clue_best
 from mineproof.logic.levels import ForcingPairs
 from mineproof.logic.premises import Work
@@ -36,31 +38,42 @@ from .positions import random_game
 DATA = Path(__file__).parents[1] / "data" / "ladder_positions.jsonl"
 
 
+def _ladder_choices(
+    chunk: int, positions: int
+) -> Iterator[tuple[tuple[int, int], Position, Constraints, dict[int, Clue], Deduction | None]]:
+    """Yield, for random positions (``positions`` of them, from seed ``chunk * positions``) and
+    three sets of last moves each (none, a cell, random cells), ``((seed, near), position, its
+    constraints, its clues by number, the ladder's best deduction)``."""
+    rng = random.Random(chunk)
+    for seed in range(chunk * positions, (chunk + 1) * positions):
+        _, position = random_game(seed, most_flags=0.6)
+        cons = constraints_of(position, trust_flags=True)
+        clues = {c.cell: c for c in cons.clues}
+        size = position.board.size
+        for near in (0, 1 << rng.randrange(size), rng.getrandbits(size) & rng.getrandbits(size)):
+            want = Ladder(position, cons).best(near, Work(10_000))
+            yield (seed, near), position, cons, clues, want
+
+
 @pytest.mark.parametrize("chunk", range(4))
 def test_one_clue_best_is_the_ladders_choice(chunk: int) -> None:
     """On random positions and sets of last moves, the level-1 shortcut returns what the
     ladder returns at level 1, and ``None`` exactly when the ladder goes above level 1."""
-    rng = random.Random(chunk)
     level_one = 0
-    for seed in range(chunk * 300, (chunk + 1) * 300):
-        _, position = random_game(seed, most_flags=0.6)
-        cons = constraints_of(position, trust_flags=True)
-        clues = {c.cell: c for c in cons.clues}
+    for case, position, cons, clues, want in _ladder_choices(chunk, 300):
         zero = full = 0
         for c in cons.clues:
             if c.mines == 0:
                 zero |= 1 << c.cell
             elif c.mines == c.mask.bit_count():
                 full |= 1 << c.cell
-        size = position.board.size
-        for near in (0, 1 << rng.randrange(size), rng.getrandbits(size) & rng.getrandbits(size)):
-            want = Ladder(position, cons).best(near, Work(10_000))
-            got = one_clue_best(position, clues, zero, full, cons.unknown, cons.mines, near)
-            if want is not None and want.level == 1:
-                level_one += 1
-                assert got == want, (seed, near)
-            else:
-                assert got is None, (seed, near)
+        near = case[1]
+        got = one_clue_best(position, clues, zero, full, cons.unknown, cons.mines, near)
+        if want is not None and want.level == 1:
+            level_one += 1
+            assert got == want, case
+        else:
+            assert got is None, case
     assert level_one >= 300
 
 
@@ -81,26 +94,18 @@ def test_one_clue_best_takes_the_nearest_then_the_lowest_cell_then_number() -> N
 def test_two_clue_best_is_the_ladders_choice(chunk: int) -> None:
     """On random positions where level 1 forces nothing, the level-2 shortcut returns what the
     ladder returns at level 2, and ``None`` exactly when the ladder goes above level 2."""
-    rng = random.Random(chunk)
     level_two = 0
-    for seed in range(chunk * 2000, (chunk + 1) * 2000):
-        _, position = random_game(seed, most_flags=0.6)
-        cons = constraints_of(position, trust_flags=True)
-        clues = {c.cell: c for c in cons.clues}
+    for case, position, _, clues, want in _ladder_choices(chunk, 2000):
+        if want is not None and want.level == 1:
+            continue
         pairs = ForcingPairs(position.board.width)
         pairs.changed(sum(1 << i for i in clues))
-        found = pairs.update(clues)
-        size = position.board.size
-        for near in (0, 1 << rng.randrange(size), rng.getrandbits(size) & rng.getrandbits(size)):
-            want = Ladder(position, cons).best(near, Work(10_000))
-            if want is not None and want.level == 1:
-                continue
-            got = two_clue_best(position, clues, found, near)
-            if want is not None and want.level == 2:
-                level_two += 1
-                assert got == want, (seed, near)
-            else:
-                assert got is None, (seed, near)
+        got = two_clue_best(position, clues, pairs.update(clues), case[1])
+        if want is not None and want.level == 2:
+            level_two += 1
+            assert got == want, case
+        else:
+            assert got is None, case
     assert level_two >= 100
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -22,10 +21,10 @@ from typing import Any
 import pytest
 
 from mineproof.board import Board, Layout
-from mineproof.logic import Step, grade, hint_steps, logic_steps, solve_in_steps
+from mineproof.logic import grade, hint_steps, logic_steps, solve_in_steps
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "data"))
-from make_big_steps_reference import stream_digest
+from make_big_steps_reference import texts_and_digest
 from make_steps_reference import hints_digest, step_text, steps_digest
 
 DATA = Path(__file__).parents[1] / "data" / "steps_reference.json"
@@ -109,14 +108,7 @@ def test_big_boards_match_the_reference() -> None:
     assert sum(e["grade"][2].get("2", 0) for e in entries) >= 150
     for n, entry in enumerate(entries):
         layout, start = layout_of(entry)
-        texts: list[str] = []
-
-        def noted(steps: Iterator[Step], texts: list[str] = texts) -> Iterator[Step]:
-            for step in steps:
-                texts.append(step_text(step.deduction))
-                yield step
-
-        digest = stream_digest(noted(logic_steps(layout, start)))
+        texts, digest = texts_and_digest(layout, start)
         want = entry["steps"].split()
         for k, (a, b) in enumerate(zip(texts, want, strict=False), 1):
             assert a == b, f"big board {n} ({entry['size']}), step {k}: {a} instead of {b}"
