@@ -20,8 +20,9 @@ from mineproof import cli as cli_module
 from mineproof.batch import BatchRequest, run_batch
 from mineproof.board import Board, Layout
 from mineproof.cli import main, max_jobs
-from mineproof.formats import format_mbf
-from mineproof.logic import LEVEL_NAMES, solve
+from mineproof.explain import explain
+from mineproof.formats import format_mbf, load_layout
+from mineproof.logic import LEVEL_NAMES, logic_steps, solve
 from mineproof.play import play_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -408,6 +409,18 @@ def test_grade_and_explain(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0 and lines[0].startswith("1. [")
     assert len(lines) == data["total_steps"] + 1
     assert lines[-1].startswith("Solved without a guess")
+    # Written out step by step as the solve makes them: the steps of the solve, in order.
+    status, out, _ = run(
+        capsys, "explain", str(LAYOUT), "--start", "15,8", "--json", "--lang", "fr"
+    )
+    explained = json.loads(out)
+    layout = load_layout(LAYOUT.read_bytes())
+    want = [
+        {"number": s.number, **s.deduction.to_json(), "text": explain(s.deduction, "fr")}
+        for s in logic_steps(layout, (15, 8))
+    ]
+    assert status == 0 and explained["steps"] == json.loads(json.dumps(want))
+    assert explained["grade"] == data
 
 
 def test_svg_write_failure_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:

@@ -56,7 +56,7 @@ from mineproof.explain import (
 )
 from mineproof.formats import format_mbf, load_layout, load_position, read_bytes
 from mineproof.generate import check_arguments
-from mineproof.logic import SolveResult, grade, solve, solve_in_steps
+from mineproof.logic import SolveResult, Step, grade, solve
 from mineproof.parallel import collect_less, ordered_map
 from mineproof.play import BenchRequest, run_bench
 from mineproof.play.replay import animation_gif, animation_svg, load_record
@@ -586,28 +586,23 @@ def _nothing_to_hint(analysis: Analysis | None) -> str:
 
 def _explain(args: argparse.Namespace) -> str:
     layout = _layout(args)
-    steps, result = solve_in_steps(layout, args.start)
-    if args.json:
-        return json.dumps(
-            {
-                "steps": [
-                    {
-                        "number": step.number,
-                        **step.deduction.to_json(),
-                        "text": explain(step.deduction, args.lang),
-                    }
-                    for step in steps
-                ],
-                "grade": result.to_json(),
-            },
-            ensure_ascii=False,
-        )
-    lines = []
-    for step in steps:
+    # Each step is written out as it is made, and its position let go.
+    items: list[dict[str, object]] = []
+    lines: list[str] = []
+
+    def note(step: Step) -> None:
         d = step.deduction
-        lines.append(
-            f"{step.number}. [{d.level}: {level_name(d.level, args.lang)}] {explain(d, args.lang)}"
-        )
+        if args.json:
+            items.append({"number": step.number, **d.to_json(), "text": explain(d, args.lang)})
+        else:
+            lines.append(
+                f"{step.number}. [{d.level}: {level_name(d.level, args.lang)}] "
+                f"{explain(d, args.lang)}"
+            )
+
+    result = grade(layout, args.start, on_step=note)
+    if args.json:
+        return json.dumps({"steps": items, "grade": result.to_json()}, ensure_ascii=False)
     lines.append(grade_text(result.solved, result.level, result.steps, args.lang))
     return "\n".join(lines)
 

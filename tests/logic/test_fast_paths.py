@@ -11,47 +11,69 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from mineproof.analysis.constraints import components_of, constraints_of, propagate
+from mineproof.analysis.constraints import (
+    Clue,
+    Constraints,
+    components_of,
+    constraints_of,
+    propagate,
+    refresh_clues,
+)
 from mineproof.analysis.core import forced_by
-from mineproof.board import iter_bits
-from mineproof.logic.ladder import Ladder, _total_cannot_help, one_clue_best
+from mineproof.board import Board, Layout, iter_bits
+from mineproof.logic import Deduction, logic_steps
+from mineproof.logic.ladder import Ladder, _total_cannot_help, one_clue_best, two_clue_best
+from mineproof.logic.levels import ForcingPairs
 from mineproof.logic.premises import Work
 from mineproof.position import Position
 
+from .oracle import forced, view_of
 from .positions import random_game
 
 DATA = Path(__file__).parents[1] / "data" / "ladder_positions.jsonl"
+
+
+def _ladder_choices(
+    chunk: int, positions: int
+) -> Iterator[tuple[tuple[int, int], Position, Constraints, dict[int, Clue], Deduction | None]]:
+    """Yield, for random positions (``positions`` of them, from seed ``chunk * positions``) and
+    three sets of last moves each (none, a cell, random cells), ``((seed, near), position, its
+    constraints, its clues by number, the ladder's best deduction)``."""
+    rng = random.Random(chunk)
+    for seed in range(chunk * positions, (chunk + 1) * positions):
+        _, position = random_game(seed, most_flags=0.6)
+        cons = constraints_of(position, trust_flags=True)
+        clues = {c.cell: c for c in cons.clues}
+        size = position.board.size
+        for near in (0, 1 << rng.randrange(size), rng.getrandbits(size) & rng.getrandbits(size)):
+            want = Ladder(position, cons).best(near, Work(10_000))
+            yield (seed, near), position, cons, clues, want
 
 
 @pytest.mark.parametrize("chunk", range(4))
 def test_one_clue_best_is_the_ladders_choice(chunk: int) -> None:
     """On random positions and sets of last moves, the level-1 shortcut returns what the
     ladder returns at level 1, and ``None`` exactly when the ladder goes above level 1."""
-    rng = random.Random(chunk)
     level_one = 0
-    for seed in range(chunk * 300, (chunk + 1) * 300):
-        _, position = random_game(seed, most_flags=0.6)
-        cons = constraints_of(position, trust_flags=True)
-        clues = {c.cell: c for c in cons.clues}
+    for case, position, cons, clues, want in _ladder_choices(chunk, 300):
         zero = full = 0
         for c in cons.clues:
             if c.mines == 0:
                 zero |= 1 << c.cell
             elif c.mines == c.mask.bit_count():
                 full |= 1 << c.cell
-        size = position.board.size
-        for near in (0, 1 << rng.randrange(size), rng.getrandbits(size) & rng.getrandbits(size)):
-            want = Ladder(position, cons).best(near, Work(10_000))
-            got = one_clue_best(position, clues, zero, full, cons.unknown, cons.mines, near)
-            if want is not None and want.level == 1:
-                level_one += 1
-                assert got == want, (seed, near)
-            else:
-                assert got is None, (seed, near)
+        near = case[1]
+        got = one_clue_best(position, clues, zero, full, cons.unknown, cons.mines, near)
+        if want is not None and want.level == 1:
+            level_one += 1
+            assert got == want, case
+        else:
+            assert got is None, case
     assert level_one >= 300
 
 
@@ -66,6 +88,72 @@ def test_one_clue_best_takes_the_nearest_then_the_lowest_cell_then_number() -> N
         got = one_clue_best(position, clues, zero, 0, cons.unknown, cons.mines, near)
         assert got == Ladder(position, cons).best(near, Work(10_000))
         assert got is not None and got.premises == (premise,), near
+
+
+@pytest.mark.parametrize("chunk", range(2))
+def test_two_clue_best_is_the_ladders_choice(chunk: int) -> None:
+    """On random positions where level 1 forces nothing, the level-2 shortcut returns what the
+    ladder returns at level 2, and ``None`` exactly when the ladder goes above level 2."""
+    level_two = 0
+    for case, position, _, clues, want in _ladder_choices(chunk, 2000):
+        if want is not None and want.level == 1:
+            continue
+        pairs = ForcingPairs(position.board.width)
+        pairs.changed(sum(1 << i for i in clues))
+        got = two_clue_best(position, clues, pairs.update(clues), case[1])
+        if want is not None and want.level == 2:
+            level_two += 1
+            assert got == want, case
+        else:
+            assert got is None, case
+    assert level_two >= 100
+
+
+def _oracle_pairs(position: Position) -> dict[tuple[int, int], tuple[int, int]]:
+    """Return every pair of overlapping clues of ``position`` (flags as mines) that forces a
+    cell, with what it forces, by the oracle's search."""
+    clues = view_of(position).clues
+    out = {}
+    for n, a in enumerate(clues):
+        for b in clues[n + 1 :]:
+            if a[1] & b[1]:
+                safe, mine = forced([a, b], a[1] | b[1])
+                if safe | mine:
+                    out[a[0], b[0]] = (safe, mine)
+    return out
+
+
+@pytest.mark.parametrize(("width", "height", "mines"), [(16, 16, 50), (30, 16, 110), (40, 30, 260)])
+def test_forcing_pairs_kept_up_to_date_along_solves(width: int, height: int, mines: int) -> None:
+    """Along whole solves, the pairs brought up to date now and then from the numbers whose
+    clue changed are those the oracle finds by looking at every pair of the position."""
+    board = Board(width, height)
+    start = (width // 2, height // 2)
+    rng = random.Random(width)
+    looked = 0
+    for seed in range(4):
+        layout = Layout.random(board, mines, random.Random(seed), start, "opening")
+        clues: dict[int, Clue] = {}
+        pairs = ForcingPairs(width)
+        before: Position | None = None
+        for step in logic_steps(layout, start):
+            position = step.position
+            if before is None:
+                clues = {c.cell: c for c in constraints_of(position, trust_flags=True).clues}
+                pairs.changed(sum(1 << i for i in clues))
+            else:
+                changed = sum(
+                    1 << i
+                    for i, (x, y) in enumerate(zip(before.cells, position.cells, strict=True))
+                    if x != y
+                )
+                pairs.changed(refresh_clues(position, clues, changed))
+            before = position
+            # Brought up to date at some steps only, as the solve does.
+            if step.deduction.level >= 2 or rng.random() < 0.3:
+                assert pairs.update(clues) == _oracle_pairs(position), (seed, step.number)
+                looked += 1
+    assert looked >= 60
 
 
 def test_the_bound_check_only_rules_out_sets_that_do_not_prove() -> None:

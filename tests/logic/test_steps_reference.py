@@ -5,6 +5,9 @@ dense boards) made by the step solve before it got its fast paths (see
 ``tests/data/make_steps_reference.py``): every step's level, premises, safe and mine cells, a
 hash of every step's full JSON and position, and hashes of hints at a few positions. Any change
 in which deduction is picked at any step shows here, named by board and step.
+``tests/data/big_steps_reference.json`` holds the same for a few bigger boards (60x60 and
+100x100, see ``tests/data/make_big_steps_reference.py``), made before the step solve kept the
+forcing pairs of clues up to date between steps.
 """
 
 from __future__ import annotations
@@ -21,9 +24,11 @@ from mineproof.board import Board, Layout
 from mineproof.logic import grade, hint_steps, logic_steps, solve_in_steps
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "data"))
+from make_big_steps_reference import texts_and_digest
 from make_steps_reference import hints_digest, step_text, steps_digest
 
 DATA = Path(__file__).parents[1] / "data" / "steps_reference.json"
+BIG = Path(__file__).parents[1] / "data" / "big_steps_reference.json"
 CHUNKS = 6
 
 
@@ -94,3 +99,25 @@ def test_hints_match_the_reference() -> None:
             assert hints_digest(hint_steps(position)) == digest, f"board {n}, step {number}"
             checked += 1
     assert checked >= 100
+
+
+def test_big_boards_match_the_reference() -> None:
+    """On bigger boards, with hundreds of numbers whose clues change between steps, every step
+    and the grade are those of the reference."""
+    entries = json.loads(BIG.read_text())["boards"]
+    assert sum(e["grade"][2].get("2", 0) for e in entries) >= 150
+    for n, entry in enumerate(entries):
+        layout, start = layout_of(entry)
+        texts, digest = texts_and_digest(layout, start)
+        want = entry["steps"].split()
+        for k, (a, b) in enumerate(zip(texts, want, strict=False), 1):
+            assert a == b, f"big board {n} ({entry['size']}), step {k}: {a} instead of {b}"
+        assert len(texts) == len(want), f"big board {n}: {len(texts)} steps, not {len(want)}"
+        assert digest == entry["digest"], f"big board {n}: a step's JSON differs"
+        solved, level, per_level = entry["grade"]
+        g = grade(layout, start)
+        assert (g.solved, g.level, g.steps) == (
+            solved,
+            level,
+            {int(k): v for k, v in per_level.items()},
+        )

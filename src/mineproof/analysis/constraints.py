@@ -149,13 +149,15 @@ def condition(cons: Constraints, mines: int, safe: int) -> Constraints:
 
 def refresh_clues(
     position: Position, clues: dict[int, Clue], changed: int, forcing: list[int] | None = None
-) -> None:
+) -> int:
     """Bring ``clues`` (by number cell, flags trusted) up to date with ``position`` after the
     cells of ``changed`` were opened or flagged: only the numbers beside them are rebuilt.
 
-    ``forcing``, when given, is ``[zero, full]``: the masks of the numbers whose clue has no
-    mine left, and of those whose mines fill their cells; they are kept up to date too. Raises
-    :class:`Contradiction` for a number that can no longer be satisfied.
+    Returns the mask of the numbers looked at (those beside ``changed``): every clue that can
+    have changed or gone is among them. ``forcing``, when given, is ``[zero, full]``: the masks
+    of the numbers whose clue has no mine left, and of those whose mines fill their cells; they
+    are kept up to date too. Raises :class:`Contradiction` for a number that can no longer be
+    satisfied.
     """
     masks = position.board.neighbour_masks()
     cells = position.cells
@@ -184,6 +186,7 @@ def refresh_clues(
     if forcing is not None:
         forcing[0] = forcing[0] & ~refreshed | zero
         forcing[1] = forcing[1] & ~refreshed | full
+    return refreshed
 
 
 def propagate(clues: list[Clue]) -> tuple[int, int, list[Clue]]:

@@ -41,6 +41,7 @@ __all__ = [
     "known_view",
     "known_view_and_safe",
     "one_clue_best",
+    "two_clue_best",
 ]
 
 HINT_WORK = 500_000
@@ -160,25 +161,6 @@ class Ladder:
                     )
                 )
         return found
-
-    def _with_proof(self, d: Deduction) -> Deduction:
-        """Return a two-clue deduction with its combination (the pair's equations, one minus
-        the other, prove all that the pair forces)."""
-        if d.rule != "two-clues" or d.proof is not None:
-            return d
-        by_cell = {c.cell: c for c in self.clues}
-        pair = [by_cell[p] for p in d.premises]
-        proof = _pair_proof(pair[0], pair[1], d.safe, d.mine) or Relaxation(pair).proof(
-            d.safe, d.mine
-        )
-        if proof is None:  # pragma: no cover - a pair forces what one row of it proves
-            first = (d.safe | d.mine) & -(d.safe | d.mine)
-            proof = _simplest(pair, first.bit_length() - 1, not d.safe & first, d.safe | d.mine)
-            if proof is None:
-                return d
-        return Deduction(
-            d.position, d.rule, d.premises, False, proof.safe, proof.mine, proof, clues=d.clues
-        )
 
     # --- levels 3 to 5 -------------------------------------------------------------------------
 
@@ -366,15 +348,17 @@ class Ladder:
         lead: bool = False,
         safe_only: bool = False,
         max_level: int = 5,
+        min_level: int = 1,
     ) -> Deduction | None:
         """Return the best deduction at the lowest level (see :func:`best_deduction`); with
         ``lead``, one that leads to a safe cell soonest among equals; with ``safe_only``, the
         best deduction that proves a safe cell, at the lowest level where there is one; none
-        above ``max_level``."""
-        for finder in (self._level_one, self._level_two)[:max_level]:
+        above ``max_level``. Levels 1 and 2 are not searched below ``min_level``: the caller
+        knows that they force nothing (:func:`one_clue_best`, :func:`two_clue_best`)."""
+        for finder in (self._level_one, self._level_two)[min_level - 1 : max_level]:
             found = [d for d in finder() if d.safe or not safe_only]
             if found:
-                return self._with_proof(self._first(found, near, lead))
+                return _with_proof(self._first(found, near, lead))
         if max_level <= 2:
             return None
         level, safe, mine = self._hard_targets(safe_only)
@@ -407,7 +391,7 @@ class Ladder:
             found = finder()
             if found:
                 found.sort(key=lambda d: self._key(d, 0))
-                return [self._with_proof(d) for d in found]
+                return [_with_proof(d) for d in found]
         level, safe, mine = self._hard_targets()
         targets = safe | mine
         # Every target gets a deduction; once the budget is spent, without the search for
@@ -476,6 +460,54 @@ def one_clue_best(
     assert best is not None
     safe, mine = (best.mask, 0) if best.mines == 0 else (0, best.mask)
     return Deduction(view, "single-clue", (best.cell,), False, safe, mine, clues=(best,))
+
+
+def two_clue_best(
+    view: Position,
+    clues: Mapping[int, Clue],
+    pairs: Mapping[tuple[int, int], tuple[int, int]],
+    near: int,
+) -> Deduction | None:
+    """Return the deduction ``Ladder(view, cons).best(near, work)`` returns when level 1 forces
+    nothing and level 2 forces something, found among the pairs that force something alone;
+    ``None`` when ``pairs`` is empty.
+
+    ``clues`` are the clues of ``view`` (flags as mines) by the cell of their number, ``pairs``
+    what :meth:`~mineproof.logic.levels.ForcingPairs.update` returns for them. The choice is
+    that of :meth:`Ladder.best`: a pair that proves a safe cell first, then the pair nearest
+    ``near``, then the lowest cell proven, then the lowest numbers.
+    """
+    if not pairs:
+        return None
+    board = view.board
+    keys = [key for key, (safe, _) in pairs.items() if safe] or list(pairs)
+
+    def rank(key: tuple[int, int]) -> tuple[int, int, tuple[int, int]]:
+        safe, mine = pairs[key]
+        proven = safe | mine
+        return _distance_to(board, key, near), (proven & -proven).bit_length(), key
+
+    a, b = min(keys, key=rank)
+    safe, mine = pairs[a, b]
+    pair = (clues[a], clues[b])
+    return _with_proof(Deduction(view, "two-clues", (a, b), False, safe, mine, clues=pair))
+
+
+def _with_proof(d: Deduction) -> Deduction:
+    """Return a two-clue deduction with its combination (the pair's equations, one minus the
+    other, prove all that the pair forces); any other deduction as it is."""
+    if d.rule != "two-clues" or d.proof is not None:
+        return d
+    a, b = d.clues
+    proof = _pair_proof(a, b, d.safe, d.mine) or Relaxation([a, b]).proof(d.safe, d.mine)
+    if proof is None:  # pragma: no cover - a pair forces what one row of it proves
+        first = (d.safe | d.mine) & -(d.safe | d.mine)
+        proof = _simplest([a, b], first.bit_length() - 1, not d.safe & first, d.safe | d.mine)
+        if proof is None:
+            return d
+    return Deduction(
+        d.position, d.rule, d.premises, False, proof.safe, proof.mine, proof, clues=d.clues
+    )
 
 
 def _pair_proof(a: Clue, b: Clue, safe: int, mine: int) -> LinearProof | None:
@@ -613,7 +645,25 @@ def _distance_to(board: Board, cells: tuple[int, ...] | list[int], near: int) ->
     0 when ``near`` is empty."""
     if not near or not cells:
         return 0
-    return _Rings.of(board, near).distance(sum(1 << i for i in cells))
+    rings = _Rings.of(board, near)
+    points = rings.points()
+    if points is None:
+        return rings.distance(sum(1 << i for i in cells))
+    # A few cells near: the king-move distance is the larger of the two coordinate gaps.
+    width = board.width
+    best = board.width + board.height
+    for i in cells:
+        x, y = i % width, i // width
+        for px, py in points:
+            d = max(abs(x - px), abs(y - py))
+            if d < best:
+                best = d
+    return best
+
+
+_FEW_POINTS = 16
+"""Up to how many cells a set's distances are measured by coordinates rather than by rings
+(whose masks, on a big board, are long ints)."""
 
 
 class _Rings:
@@ -625,6 +675,18 @@ class _Rings:
     def __init__(self, board: Board, near: int) -> None:
         self.board = board
         self.grown = [near]
+        self._points: list[tuple[int, int]] | None = None
+        self._few: bool | None = None
+
+    def points(self) -> list[tuple[int, int]] | None:
+        """Return the set's cells as ``(x, y)`` when they are at most :data:`_FEW_POINTS`,
+        else ``None`` (worked out once)."""
+        if self._few is None:
+            near = self.grown[0]
+            self._few = near.bit_count() <= _FEW_POINTS
+            if self._few:
+                self._points = self.board.mask_to_xy(near)
+        return self._points
 
     @classmethod
     def of(cls, board: Board, near: int) -> _Rings:

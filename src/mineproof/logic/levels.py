@@ -17,7 +17,7 @@ to ``L`` clear the board.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from mineproof.analysis.constraints import Clue, components_of, new_clue, propagate
 from mineproof.analysis.core import forced_by
@@ -26,6 +26,7 @@ from mineproof.logic.linear import Relaxation
 
 __all__ = [
     "LEVELS",
+    "ForcingPairs",
     "closures",
     "forced_up_to",
     "linear",
@@ -111,6 +112,63 @@ def overlapping_pairs(clues: list[Clue]) -> list[tuple[Clue, Clue]]:
                 if a.cell < b.cell:
                     pairs[a.cell, b.cell] = (a, b)
     return [pairs[key] for key in sorted(pairs)]
+
+
+class ForcingPairs:
+    """The pairs of overlapping clues that force something (:func:`pair_bounds`), kept up to
+    date for a set of clues that changes a few numbers at a time, as a solve's does.
+
+    What a pair forces depends on its two clues alone, so after a change only the pairs of the
+    numbers whose clue changed are looked at again (their clues overlap only those of numbers
+    within two cells), not every pair of the board.
+    """
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.found: dict[tuple[int, int], tuple[int, int]] = {}
+        self._stale = 0
+
+    def changed(self, numbers: int) -> None:
+        """Note that the clues of the cells of ``numbers`` (a mask) may have changed or gone."""
+        self._stale |= numbers
+
+    def update(self, clues: Mapping[int, Clue]) -> dict[tuple[int, int], tuple[int, int]]:
+        """Return the pairs of ``clues`` (by the cell of their number) that force something,
+        as ``(a, b) -> (safe, mine)`` with ``a < b`` the cells of their numbers: the pairs
+        :func:`overlapping_pairs` and :func:`pair_bounds` give, provided every clue that
+        changed since the last update was noted by :meth:`changed`.
+
+        >>> pairs = ForcingPairs(3)
+        >>> pairs.changed(0b11)
+        >>> pairs.update({0: Clue(0, 0b11000, 1), 1: Clue(1, 0b111000, 1)})
+        {(0, 1): (32, 0)}
+        """
+        stale = iter_bits(self._stale)
+        self._stale = 0
+        found = self.found
+        if not stale:
+            return found
+        again = set(stale)
+        for key in [key for key in found if key[0] in again or key[1] in again]:
+            del found[key]
+        width = self.width
+        for i in stale:
+            a = clues.get(i)
+            if a is None:
+                continue
+            x = i % width
+            for dy in (-2 * width, -width, 0, width, 2 * width):
+                for dx in range(max(-x, -2), min(width - x, 3)):
+                    j = i + dy + dx
+                    b = clues.get(j)
+                    # A pair of two changed clues is looked at from the lower number.
+                    if b is None or j == i or (j < i and j in again) or not a.mask & b.mask:
+                        continue
+                    low, high = (a, b) if i < j else (b, a)
+                    s, m = pair_bounds(low, high)
+                    if s | m:
+                        found[low.cell, high.cell] = (s, m)
+        return found
 
 
 def two_clues(clues: list[Clue]) -> tuple[int, int]:

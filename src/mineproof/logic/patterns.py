@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Literal
 
 from mineproof.analysis.constraints import Clue, constraints_of
+from mineproof.board import iter_bits
 from mineproof.logic.deduction import Deduction
 
 __all__ = ["Pattern", "pattern_of"]
@@ -38,7 +39,14 @@ def pattern_of(d: Deduction) -> Pattern | None:
         ox, oy = -dy * side, dx * side
         if not (_beside(a, ax, ay, ox, oy, w) and _beside(b, bx, by, ox, oy, w)):
             continue
-        clues = {c.cell: c for c in constraints_of(d.position, trust_flags=True).clues}
+        # The line of numbers runs along the row (or column) of the two: only its clues count.
+        if dy == 0:
+            line_cells = ((1 << w) - 1) << ay * w
+        else:
+            line_cells = sum(1 << y * w + ax for y in range(board.height))
+        clues = {
+            c.cell: c for c in constraints_of(d.position, trust_flags=True, near=line_cells).clues
+        }
         line = [a, b]
         # Extend the line of numbers both ways while their cells stay in the covered line.
         for step, end in ((-1, a), (1, b)):
@@ -72,9 +80,8 @@ def pattern_of(d: Deduction) -> Pattern | None:
 def _beside(clue: Clue, x: int, y: int, ox: int, oy: int, w: int) -> bool:
     """Return whether every covered cell of ``clue`` (at ``x, y``) lies in the line beside it,
     one step along ``(ox, oy)``."""
-    for i in range(clue.mask.bit_length()):
-        if clue.mask >> i & 1:
-            cx, cy = i % w, i // w
-            if (cx - x) * ox + (cy - y) * oy != 1 or abs(cx - x) + abs(cy - y) > 2:
-                return False
+    for i in iter_bits(clue.mask):
+        cx, cy = i % w, i // w
+        if (cx - x) * ox + (cy - y) * oy != 1 or abs(cx - x) + abs(cy - y) > 2:
+            return False
     return True

@@ -17,8 +17,14 @@ from mineproof.analysis.constraints import Clue, Constraints, constraints_of, re
 from mineproof.board import Layout, iter_bits
 from mineproof.game import Game
 from mineproof.logic.deduction import Deduction
-from mineproof.logic.ladder import HINT_WORK, Ladder, known_view_and_safe, one_clue_best
-from mineproof.logic.levels import LEVELS, forced_up_to
+from mineproof.logic.ladder import (
+    HINT_WORK,
+    Ladder,
+    known_view_and_safe,
+    one_clue_best,
+    two_clue_best,
+)
+from mineproof.logic.levels import LEVELS, ForcingPairs, forced_up_to
 from mineproof.logic.premises import Work
 from mineproof.position import FLAG, Position
 
@@ -84,29 +90,42 @@ def _steps(game: Game) -> Iterator[Step]:
     # The cells of the numbers that force alone, all their cells safe or all mines, kept up
     # to date with ``clues``: a step at level 1 (most of them) looks at a few numbers only.
     forcing = [0, 0]
+    # The pairs of clues that force something, brought up to date (for the numbers whose
+    # clue changed since) only when level 1 is stuck: a step at level 2 looks at them alone.
+    pairs = ForcingPairs(board.width)
     opened_before = 0
     while game.state == "playing":
         position = game.position()
         if number == 0:
             clues = {c.cell: c for c in constraints_of(position, trust_flags=True).clues}
             forcing = [0, 0]
+            numbers = 0
             for clue in clues.values():
+                numbers |= 1 << clue.cell
                 if clue.mines == 0:
                     forcing[0] |= 1 << clue.cell
                 elif clue.mines == clue.mask.bit_count():
                     forcing[1] |= 1 << clue.cell
+            pairs.changed(numbers)
         else:
-            refresh_clues(position, clues, near | game.opened_mask & ~opened_before, forcing)
+            changed = near | game.opened_mask & ~opened_before
+            pairs.changed(refresh_clues(position, clues, changed, forcing))
         flags = position.flag_mask
-        deduction = one_clue_best(
-            position,
-            clues,
-            forcing[0],
-            forcing[1],
-            position.covered_mask & ~flags,
-            position.mines - flags.bit_count(),
-            near,
-        ) or Ladder(position, _constraints(position, clues)).best(near, Work(STEP_WORK))
+        deduction = (
+            one_clue_best(
+                position,
+                clues,
+                forcing[0],
+                forcing[1],
+                position.covered_mask & ~flags,
+                position.mines - flags.bit_count(),
+                near,
+            )
+            or two_clue_best(position, clues, pairs.update(clues), near)
+            or Ladder(position, _constraints(position, clues)).best(
+                near, Work(STEP_WORK), min_level=3
+            )
+        )
         if deduction is None:
             return
         number += 1
@@ -121,18 +140,26 @@ def _steps(game: Game) -> Iterator[Step]:
 
 
 def grade(
-    layout: Layout, start: tuple[int, int], progress: Callable[[int], None] | None = None
+    layout: Layout,
+    start: tuple[int, int],
+    progress: Callable[[int], None] | None = None,
+    *,
+    on_step: Callable[[Step], None] | None = None,
 ) -> Grade:
     """Return the grade of ``layout`` solved logic-only from ``start``.
 
     ``level`` is the highest level any step needed (0 when no step was needed); ``solved`` says
     whether every safe cell was opened. ``progress``, when given, is told the number of steps
-    made after each. Raises as :func:`logic_steps` does.
+    made after each; ``on_step`` is given each step as it is made (so that a caller can write
+    it out and let it go: a big board's positions do not all fit in memory at once). Raises as
+    :func:`logic_steps` does.
     """
     game = _start(layout, start)
     counts: Counter[int] = Counter()
     for done, step in enumerate(_steps(game), 1):
         counts[step.deduction.level] += 1
+        if on_step is not None:
+            on_step(step)
         if progress is not None:
             progress(done)
     return Grade(game.state == "won", max(counts, default=0), dict(sorted(counts.items())))
@@ -140,11 +167,10 @@ def grade(
 
 def solve_in_steps(layout: Layout, start: tuple[int, int]) -> tuple[list[Step], Grade]:
     """Return the steps of a logic-only solve (as :func:`logic_steps`) and its grade, from one
-    solve. Raises as :func:`logic_steps` does."""
-    game = _start(layout, start)
-    steps = list(_steps(game))
-    counts = Counter(step.deduction.level for step in steps)
-    return steps, Grade(game.state == "won", max(counts, default=0), dict(sorted(counts.items())))
+    solve. Each step keeps its position: on a big board :func:`grade` with ``on_step`` takes
+    far less memory. Raises as :func:`logic_steps` does."""
+    steps: list[Step] = []
+    return steps, grade(layout, start, on_step=steps.append)
 
 
 def hint_steps(
