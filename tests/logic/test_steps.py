@@ -231,3 +231,34 @@ def test_hint_steps_that_prove_mines_first() -> None:
             break
     assert checked >= 40
     assert long_hints >= 10, long_hints
+
+
+# From the review of a real expert game (the shared replay expert-101s.avf, click 190): the
+# board holds about 70 mines that one clue proves, and V5 is proven safe directly only at
+# level 4, but at level 2 once the mines the 2 at T4 proves are known. The walk took the
+# level-1 mines of the whole board one at a time and gave up after 40 of them.
+EXPERT_190 = (
+    "30x16x99\n"
+    "H212H22H2H101H23H3111HHHHHHHHH\n"
+    "23H22H21212122H4H3H12HHHHHHHHH\n"
+    "H3212220002H334H22112HHHHHHHHH\n"
+    "2H112H10113H4HH211122HHHHHHHHH\n"
+    "2211H2112H213H4202H3HHHHHHHHHH\n"
+    "H2132201H22122H102H32HHHHHHHHH\n"
+    "23H3H212322H111101123HHHHHHHHH\n"
+    "1H23H32H2H2110000013HHHHHHHHHH\n"
+    "11113H3243200000002HH32HHHHHHH\n"
+    "12223H21HH311001113H422HHHHHHH\n"
+    "1HH2H2113H3H2112H23H22HHHHHHHH\n"
+    "123321112233H11H3H2112HHHHHHHH\n"
+    "112H112H12H311223121113HHHHHHH\n"
+    "2H2112H312H3111H112H212HHHHHHH\n"
+    "H21002H20112H11122H3HH3HHHHHHH\n"
+    "11000111000111001H22HHHHHHHHHH\n"
+)
+
+
+def test_a_short_path_among_many_proven_mines() -> None:
+    found = check_hint(Position.parse(EXPERT_190))
+    assert [d.level for d in found] == [1, 2]
+    assert found[-1].safe == 1 << found[-1].position.board.index(21, 4)  # V5

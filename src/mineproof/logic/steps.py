@@ -197,8 +197,14 @@ def hint_steps(
     # direct way's level reach a safe cell (a quick bitmask check first).
     cons = _constraints(view, clues)
     lowest = _lowest_safe_level(cons)
-    if lowest > 1 and _reaches_safe(cons, lowest - 1):
-        path = _path(view, clues, first, goal, budget)
+    reached = _safe_reached(cons, lowest - 1) if lowest > 1 else 0
+    if reached:
+        # Walk towards the cells the lower techniques reach, not towards every safe cell: on a
+        # board of many proven mines, steps near other safe cells would wander (an expert
+        # review's path of two steps took 70 that way).
+        if not first.mine & reached:
+            first = Ladder(view, cons).best(reached, budget, lead=True) or first
+        path = _path(view, clues, first, reached, budget, lowest - 1)
         if path and max(d.level for d in path) < lowest:
             return path
     direct = Ladder(view, cons).best(goal, budget, safe_only=True)
@@ -213,19 +219,19 @@ def _lowest_safe_level(cons: Constraints) -> int:
     return 6
 
 
-def _reaches_safe(cons: Constraints, below: int) -> bool:
-    """Return whether the techniques up to level ``below``, applied again and again with the
-    mines they prove taken as known, prove some cell safe."""
+def _safe_reached(cons: Constraints, below: int) -> int:
+    """Return the cells that the techniques up to level ``below``, applied again and again
+    with the mines they prove taken as known, first prove safe (0 when they prove none)."""
     clues, unknown, left = cons.clues, cons.unknown, cons.mines
     while True:
         for level in range(1, below + 1):
             safe, mine = forced_up_to(level, clues, unknown, left)
             if safe:
-                return True
+                return safe
             if mine:
                 break
         else:
-            return False
+            return 0
         unknown &= ~mine
         left -= mine.bit_count()
         clues = [
@@ -241,11 +247,21 @@ direct way."""
 
 
 def _path(
-    view: Position, clues: dict[int, Clue], first: Deduction, goal: int, budget: Work
+    view: Position,
+    clues: dict[int, Clue],
+    first: Deduction,
+    goal: int,
+    budget: Work,
+    below: int,
 ) -> list[Deduction]:
     """Return the lowest-level steps from ``first`` to the first safe cell, keeping only those
     the last step depends on (its premises' numbers see their mines); empty when the walk is
-    too long or ends before a safe cell."""
+    too long or ends before a safe cell.
+
+    After each step, a cell proven safe by one or two clues (when ``below`` allows) ends the
+    walk at once: otherwise every mine one clue proves anywhere on the board would be walked
+    first. (Above level 2 the check would cost an exact count a step; there, the lowest
+    level's deduction already prefers a safe cell.)"""
     board = view.board
     steps = [first]
     deduction = first
@@ -265,7 +281,10 @@ def _path(
             view.number_mask,
         )
         refresh_clues(view, clues, deduction.mine)
-        found = Ladder(view, _constraints(view, clues)).best(goal, budget, lead=True)
+        ladder = Ladder(view, _constraints(view, clues))
+        found = ladder.best(goal, budget, safe_only=True, max_level=min(below, 2)) or ladder.best(
+            goal, budget, lead=True
+        )
         if found is None:
             return []
         deduction = found
