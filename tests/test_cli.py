@@ -1082,3 +1082,22 @@ def test_the_readme_documents_every_option_of_every_command() -> None:
             for option in action.option_strings:
                 if option.startswith("--") and option != "--help":
                     assert option in section, f"mineproof {name} {option}"
+
+
+@pytest.mark.parametrize("form", ["text", "json"])
+def test_generate_output_is_read_back_as_a_layout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], form: str
+) -> None:
+    # Before: "MBF data for 25,199 mines should have 50,402 bytes, got 188" (the comment line).
+    board = ["generate", "--level", "beginner", "--seed", "7", "--format", form, "--reveal", "1"]
+    _, one, _ = run(capsys, *board)
+    path = write(tmp_path, "one", one)
+    status, out, err = run(capsys, "solve", path, "--start", "4,4")
+    assert (status, err) == (0, "") and out.startswith("solved from E5 (4, 4)")
+    for command in ("grade", "explain"):
+        status, _, err = run(capsys, command, path, "--start", "4,4")
+        assert (status, err) == (0, "")
+    _, three, _ = run(capsys, *board, "--count", "3")
+    status, _, err = run(capsys, "solve", write(tmp_path, "three", three), "--start", "4,4")
+    assert status == 1
+    assert err.startswith(f"mineproof: error: {tmp_path / 'three'}: holds 3 boards: give one")
