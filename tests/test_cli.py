@@ -1101,3 +1101,17 @@ def test_generate_output_is_read_back_as_a_layout(
     status, _, err = run(capsys, "solve", write(tmp_path, "three", three), "--start", "4,4")
     assert status == 1
     assert err.startswith(f"mineproof: error: {tmp_path / 'three'}: holds 3 boards: give one")
+
+
+def test_analyze_shows_a_count_of_thousands_of_digits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: a traceback, "Exceeds the limit (4300 digits) for integer string conversion".
+    path = write(tmp_path, "p.txt", "150x150x5000\n" + ("H" * 150 + "\n") * 150)
+    status, out, err = run(capsys, "analyze", path)
+    assert (status, err) == (0, "")
+    assert "arrangements: about 7.9 x 10^5173" in out.splitlines()
+    status, out, err = run(capsys, "analyze", path, "--json")
+    assert (status, err) == (0, "")
+    digits = json.loads(out)["arrangements"]
+    assert len(digits) == 5174 and digits.startswith("788")

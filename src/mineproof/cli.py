@@ -35,7 +35,7 @@ from mineproof import __version__
 from mineproof.analysis import Analysis, analyze
 from mineproof.batch import BatchItem, BatchRequest, iter_batch
 from mineproof.board import LEVELS, MAX_SIDE, Board, Layout, cell_name
-from mineproof.english import counted
+from mineproof.english import counted, readable
 from mineproof.errors import (
     ArgumentError,
     FormatError,
@@ -1190,7 +1190,7 @@ def _analysis_text(analysis: Analysis) -> str:
         analysis_grid(analysis),
         "",
         "S safe in every arrangement, M mine in every arrangement, F flag, NN% mine probability",
-        f"arrangements: {analysis.arrangements}",
+        f"arrangements: {readable(analysis.arrangements)}",
         f"safe in every arrangement ({len(analysis.safe_cells)}): {_names(analysis.safe_cells)}",
         f"mine in every arrangement ({len(analysis.mine_cells)}{_besides(analysis)}): "
         f"{_names(analysis.mine_cells)}",
