@@ -614,6 +614,9 @@ USAGE_ERRORS = [
         ["bench", "--level", "beginner", "--scheduler", "tcp://"],
         "--scheduler: 'tcp://' is not a scheduler address",
     ),
+    # before: accepted, and ignored
+    (["generate", "--level", "beginner", "--force"], "--force: replaces the files in the --out"),
+    (["bench", "--level", "beginner", "--force"], "--force: replaces the files in the --record"),
 ]
 
 
@@ -1115,3 +1118,13 @@ def test_analyze_shows_a_count_of_thousands_of_digits(
     assert (status, err) == (0, "")
     digits = json.loads(out)["arrangements"]
     assert len(digits) == 5174 and digits.startswith("788")
+
+
+@pytest.mark.parametrize("command", ["analyze", "hint"])
+def test_an_argument_too_many_points_to_the_command_help(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    # Before: "(see mineproof --help)", the main help, which does not list the command's options.
+    status, out, err = run(capsys, command, "a", "b")
+    assert (status, out) == (2, "")
+    assert err == f"mineproof: error: unrecognized arguments: b (see mineproof {command} --help)\n"

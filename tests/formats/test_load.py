@@ -5,7 +5,6 @@ from __future__ import annotations
 import errno
 import io
 import json
-import re
 import sys
 from pathlib import Path
 
@@ -51,14 +50,14 @@ def test_read_bytes_file(tmp_path: Path) -> None:
 
 def test_read_bytes_missing_file(tmp_path: Path) -> None:
     path = tmp_path / "nope.txt"
-    with pytest.raises(FormatError, match=rf"^cannot read {re.escape(str(path))}: no such file$"):
+    # The reason alone: the caller names the file (before: "cannot read PATH: ...", and the
+    # command line named the file twice).
+    with pytest.raises(FormatError, match=r"^no such file$"):
         read_bytes(str(path))
 
 
 def test_read_bytes_directory(tmp_path: Path) -> None:
-    with pytest.raises(
-        FormatError, match=rf"^cannot read {re.escape(str(tmp_path))}: is a directory$"
-    ):
+    with pytest.raises(FormatError, match=r"^is a directory$"):
         read_bytes(str(tmp_path))
 
 
@@ -77,7 +76,7 @@ def test_read_bytes_other_errors(
         raise error
 
     monkeypatch.setattr(Path, "open", fail)
-    with pytest.raises(FormatError, match=rf": {reason}$"):
+    with pytest.raises(FormatError, match=rf"^{reason}$"):
         read_bytes(str(tmp_path / "f"))
 
 

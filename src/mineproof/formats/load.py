@@ -40,8 +40,9 @@ _POSITION_FORMATS = (
 def read_bytes(path: str, limit: int = MAX_INPUT_BYTES) -> bytes:
     """Return the bytes of the file at ``path``, or of standard input when ``path`` is ``-``.
 
-    Raises ``FormatError("cannot read PATH: REASON")`` when the file cannot be read, with a short
-    reason such as ``no such file``, ``permission denied`` or ``is a directory``, and
+    Raises ``FormatError(REASON)`` when the file cannot be read, a short reason such as ``no such
+    file``, ``permission denied`` or ``is a directory`` (the caller names the file, as the
+    command line names the file of every error: ``missing.avf: no such file``), and
     ``FormatError`` when there are more than ``limit`` bytes (64 MiB by default; no more is
     read).
     """
@@ -53,7 +54,7 @@ def read_bytes(path: str, limit: int = MAX_INPUT_BYTES) -> bytes:
                 data = file.read(limit + 1)
         except OSError as exc:
             reason = _REASONS.get(exc.errno or 0) or (exc.strerror or str(exc)).lower()
-            raise FormatError(f"cannot read {path}: {reason}") from exc
+            raise FormatError(reason) from exc
     if len(data) > limit:
         raise FormatError(
             f"the input is larger than {limit:,} bytes, more than any position, layout or "
