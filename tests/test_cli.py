@@ -627,6 +627,9 @@ USAGE_ERRORS = [
         ["bench", "--level", "beginner", "--scheduler", "tcp://"],
         "--scheduler: 'tcp://' is not a scheduler address",
     ),
+    # before: accepted, and ignored
+    (["generate", "--level", "beginner", "--force"], "--force: replaces the files in the --out"),
+    (["bench", "--level", "beginner", "--force"], "--force: replaces the files in the --record"),
 ]
 
 
@@ -1095,3 +1098,46 @@ def test_the_readme_documents_every_option_of_every_command() -> None:
             for option in action.option_strings:
                 if option.startswith("--") and option != "--help":
                     assert option in section, f"mineproof {name} {option}"
+
+
+@pytest.mark.parametrize("form", ["text", "json"])
+def test_generate_output_is_read_back_as_a_layout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], form: str
+) -> None:
+    # Before: "MBF data for 25,199 mines should have 50,402 bytes, got 188" (the comment line).
+    board = ["generate", "--level", "beginner", "--seed", "7", "--format", form, "--reveal", "1"]
+    _, one, _ = run(capsys, *board)
+    path = write(tmp_path, "one", one)
+    status, out, err = run(capsys, "solve", path, "--start", "4,4")
+    assert (status, err) == (0, "") and out.startswith("solved from E5 (4, 4)")
+    for command in ("grade", "explain"):
+        status, _, err = run(capsys, command, path, "--start", "4,4")
+        assert (status, err) == (0, "")
+    _, three, _ = run(capsys, *board, "--count", "3")
+    status, _, err = run(capsys, "solve", write(tmp_path, "three", three), "--start", "4,4")
+    assert status == 1
+    assert err.startswith(f"mineproof: error: {tmp_path / 'three'}: holds 3 boards: give one")
+
+
+def test_analyze_shows_a_count_of_thousands_of_digits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: a traceback, "Exceeds the limit (4300 digits) for integer string conversion".
+    path = write(tmp_path, "p.txt", "150x150x5000\n" + ("H" * 150 + "\n") * 150)
+    status, out, err = run(capsys, "analyze", path)
+    assert (status, err) == (0, "")
+    assert "arrangements: about 7.9 x 10^5173" in out.splitlines()
+    status, out, err = run(capsys, "analyze", path, "--json")
+    assert (status, err) == (0, "")
+    digits = json.loads(out)["arrangements"]
+    assert len(digits) == 5174 and digits.startswith("788")
+
+
+@pytest.mark.parametrize("command", ["analyze", "hint"])
+def test_an_argument_too_many_points_to_the_command_help(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    # Before: "(see mineproof --help)", the main help, which does not list the command's options.
+    status, out, err = run(capsys, command, "a", "b")
+    assert (status, out) == (2, "")
+    assert err == f"mineproof: error: unrecognized arguments: b (see mineproof {command} --help)\n"

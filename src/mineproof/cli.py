@@ -35,7 +35,7 @@ from mineproof import __version__
 from mineproof.analysis import Analysis, analyze
 from mineproof.batch import BatchItem, BatchRequest, iter_batch
 from mineproof.board import LEVELS, MAX_SIDE, Board, Layout, cell_name
-from mineproof.english import counted
+from mineproof.english import counted, readable
 from mineproof.errors import (
     ArgumentError,
     FormatError,
@@ -113,6 +113,19 @@ class _Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._negative_number_matcher = re.compile(r"^-\d+$|^-\d*\.\d+$|^-\d+,-?\d+$")
+        self.commands: dict[str, argparse.ArgumentParser] = {}
+        """The parser of each command, by name (set on the main parser only)."""
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: None = None
+    ) -> argparse.Namespace:
+        """Return the parsed arguments; an argument no option takes is a usage error of the
+        command it follows (``mineproof analyze a b``: see ``mineproof analyze --help``)."""
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            command = self.commands.get(getattr(parsed, "command", None) or "", self)
+            command.error(f"unrecognized arguments: {' '.join(extra)}")
+        return parsed
 
     def error(self, message: str) -> NoReturn:
         """Print the usage error as one line and exit with the status of a usage error."""
@@ -310,7 +323,7 @@ def _executor(address: str | None) -> Iterator[Executor | None]:
         client.close()  # type: ignore[no-untyped-call]
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser() -> _Parser:
     parser = _Parser(
         prog="mineproof",
         description="Exact Minesweeper analysis: probabilities, forced cells, logic-only solving.",
@@ -510,6 +523,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="the web app's data folder, for games given by id (default: the per-user one)",
     )
+    parser.commands = dict(sub.choices)
     return parser
 
 
@@ -661,8 +675,8 @@ def _bench(args: argparse.Namespace) -> str:
         check_arguments(board, mines, "opening" if args.rules == "modern" else "safe", None, 5, 1)
     request = BenchRequest(board, mines, args.rules, args.strategy, args.seed, bool(args.record))
     keep = None
-    if args.record:
-        folder = _claim_folder(Path(args.record), "--record", args.force)
+    folder = _folder(args.record, "--record", args.force)
+    if folder is not None:
         digits = _digits(args.games)
 
         def keep(record: dict[str, Any]) -> None:
@@ -940,7 +954,7 @@ def _generate(args: argparse.Namespace) -> str | None:
     )
     with _usage_of_board_arguments():
         request.check()
-    folder = _claim_folder(Path(args.out), "--out", args.force) if args.out else None
+    folder = _folder(args.out, "--out", args.force)
 
     def show(item: BatchItem) -> str:
         return item.to_text(seed) if args.format == "text" else json.dumps(item.to_json(seed))
@@ -1027,6 +1041,18 @@ _RUN_FILE = re.compile(
 )
 """The names of the files a run of ``generate --out`` or ``bench --record`` writes, and of
 their temporary files."""
+
+
+def _folder(name: str | None, flag: str, force: bool) -> Path | None:
+    """Return the folder ``name`` of option ``flag`` claimed for this run (see
+    :func:`_claim_folder`), or None when it is not given. Raises ``UsageError`` naming
+    ``--force`` when it is given without the folder it replaces files in, and what
+    :func:`_claim_folder` raises."""
+    if not name:
+        if force:
+            raise _usage("--force", f"replaces the files in the {flag} folder: give {flag} DIR")
+        return None
+    return _claim_folder(Path(name), flag, force)
 
 
 def _claim_folder(folder: Path, flag: str, force: bool) -> Path:
@@ -1185,7 +1211,7 @@ def _analysis_text(analysis: Analysis) -> str:
         analysis_grid(analysis),
         "",
         "S safe in every arrangement, M mine in every arrangement, F flag, NN% mine probability",
-        f"arrangements: {analysis.arrangements}",
+        f"arrangements: {readable(analysis.arrangements)}",
         f"safe in every arrangement ({len(analysis.safe_cells)}): {_names(analysis.safe_cells)}",
         f"mine in every arrangement ({len(analysis.mine_cells)}{_besides(analysis)}): "
         f"{_names(analysis.mine_cells)}",

@@ -146,9 +146,15 @@ class Position:
         total or, when given, ``mines`` instead.
 
         Blank lines and surrounding spaces are ignored. Raises ``FormatError`` naming the line
-        and column of the first problem, and ``ArgumentError`` for a mine total larger than the
-        covered cells (as the class does).
+        and column of the first problem, ``ArgumentError`` for a mine total larger than the
+        covered cells (as the class does), and ``TypeError`` when ``text`` is not a ``str``
+        (bytes: decode them, or give them to :func:`mineproof.formats.load_position`).
         """
+        if not isinstance(text, str):
+            raise TypeError(
+                f"Position.parse takes str, not {type(text).__name__} (for bytes: decode them, "
+                "or use mineproof.formats.load_position)"
+            )
         lines = [(n, line.rstrip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
         if not lines:
             raise FormatError("empty input: expected a 'WxHxM' line and the board rows")

@@ -46,7 +46,8 @@ def test_empty(text: str) -> None:
 
 @pytest.mark.parametrize("header", ["4x2", "4x2x2x1", "ax2x2", "4*2*2", "-4x2x2", "4x2x"])
 def test_bad_header(header: str) -> None:
-    with pytest.raises(FormatError, match=r"^line 2: expected a 'WxHxM' header") as info:
+    pattern = r"^line 2: not a layout: expected a 'WxHxM' line"
+    with pytest.raises(FormatError, match=pattern) as info:
         parse_layout_text(f"\n{header}\n*...\n...*")
     assert info.value.line == 2
     assert info.value.excerpt == header

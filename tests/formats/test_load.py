@@ -5,7 +5,6 @@ from __future__ import annotations
 import errno
 import io
 import json
-import re
 import sys
 from pathlib import Path
 
@@ -51,14 +50,14 @@ def test_read_bytes_file(tmp_path: Path) -> None:
 
 def test_read_bytes_missing_file(tmp_path: Path) -> None:
     path = tmp_path / "nope.txt"
-    with pytest.raises(FormatError, match=rf"^cannot read {re.escape(str(path))}: no such file$"):
+    # The reason alone: the caller names the file (before: "cannot read PATH: ...", and the
+    # command line named the file twice).
+    with pytest.raises(FormatError, match=r"^no such file$"):
         read_bytes(str(path))
 
 
 def test_read_bytes_directory(tmp_path: Path) -> None:
-    with pytest.raises(
-        FormatError, match=rf"^cannot read {re.escape(str(tmp_path))}: is a directory$"
-    ):
+    with pytest.raises(FormatError, match=r"^is a directory$"):
         read_bytes(str(tmp_path))
 
 
@@ -77,7 +76,7 @@ def test_read_bytes_other_errors(
         raise error
 
     monkeypatch.setattr(Path, "open", fail)
-    with pytest.raises(FormatError, match=rf": {reason}$"):
+    with pytest.raises(FormatError, match=rf"^{reason}$"):
         read_bytes(str(tmp_path / "f"))
 
 
@@ -188,9 +187,43 @@ def test_load_layout_bad_mbf() -> None:
         load_layout(bytes([3, 2, 0, 1, 0]))
 
 
-@pytest.mark.parametrize("data", [b"", b"\n"])
-def test_load_layout_empty(data: bytes) -> None:
-    with pytest.raises(FormatError, match="fewer than the 4-byte header"):
+@pytest.mark.parametrize("data", [b"", b"\n", b"\xef\xbb\xbf", b"# only a comment\n"])
+def test_load_layout_empty_says_what_is_expected(data: bytes) -> None:
+    # Before, empty data was read as MBF: "MBF data has 0 bytes, fewer than the 4-byte header".
+    with pytest.raises(FormatError, match=r"^empty input: expected layout text \(a 'WxHxM' line"):
+        load_layout(data)
+
+
+_BOARD = "9x3x2\n*........\n.........\n........*"
+_VIEW = "9x3x2\nH10000000\nH10000111\nHH00001HH"
+
+
+def test_load_layout_skips_comments_and_a_bom() -> None:
+    expected = Layout.from_cells(Board(9, 3), [(0, 0), (8, 2)])
+    text = f"# board 1 (seed 7): opening start at (4, 1)\n{_BOARD}\n"
+    assert load_layout(text.encode()) == expected  # before: "MBF data for 25,199 mines ..."
+    assert load_layout(b"\xef\xbb\xbf" + _BOARD.encode()) == expected
+    # generate --reveal: the player's view after the layout is not part of it
+    revealed = f"{text}# the board as the player gets it, first moves made:\n{_VIEW}\n"
+    assert load_layout(revealed.encode()) == expected
+
+
+@pytest.mark.parametrize(
+    ("data", "pattern"),
+    [
+        (b"hello\n", r"^line 1: not a layout: expected a 'WxHxM' line"),
+        (b"3x1x1\n1H1\n", r"^line 2, column 1: cell \(0, 0\): unknown character '1'"),
+        (f"{_BOARD}\n# x\nnot this".encode(), r"^line 6: not a layout: expected a 'WxHxM' line"),
+        (b'{"width": 2}', r"^line 1: not a board of generate: expected a JSON object with"),
+        (b'{"width": 2', r"^line 1, column 12: line 1: not a board of generate: expected a comma"),
+        (
+            b'{"width": 2, "height": 1, "mines": 1, "layout": ["*x"]}',
+            r"^line 1: the board's layout: line 2, column 2: cell \(1, 0\): unknown character",
+        ),
+    ],
+)
+def test_load_layout_text_that_is_no_layout_says_so(data: bytes, pattern: str) -> None:
+    with pytest.raises(FormatError, match=pattern):
         load_layout(data)
 
 

@@ -295,6 +295,14 @@ _TAMPERED: list[tuple[str, tuple[Any, ...], Any, str]] = [
     ("move field unknown", ("moves", 1, "why"), "x", "move 2: unknown field 'why'"),
     ("unknown action", ("moves", 1, "action"), "dig", "move 2: field 'action' must be one of"),
     ("action chord", ("moves", 4, "action"), "chord", "move 5: field 'action'"),
+    (
+        # before: "move 2: missing opened, reason", the fields of an open or a flag
+        "unknown action, its own fields",
+        ("moves", 1),
+        {"action": "frobnicate", "cell": [2, 2]},
+        "move 2: field 'action' must be one of",
+    ),
+    ("action missing", ("moves", 1, "action"), _DELETE, "move 2: missing action"),
     ("cell outside", ("moves", 1, "cell"), [2, 9], "move 2: field 'cell' must be a cell"),
     ("cell a string", ("moves", 1, "cell"), "C3", "move 2: field 'cell'"),
     ("opened a dict", ("moves", 1, "opened"), {}, "move 2: field 'opened' must be a list"),

@@ -121,7 +121,7 @@ def test_animations(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["missing.avf"], "missing.avf: cannot read"),
+        (["missing.avf"], "mineproof: error: missing.avf: no such file\n"),
         (["x.json", "--long-think", "-1"], "argument --long-think: -1 is outside 0..3600 seconds"),
         (["x.json", "--jobs", "0"], "argument --jobs: 0 is outside 1.."),
         (["x.json", "--svg", "out.png"], "argument --svg: expected a file name ending in .svg"),

@@ -37,7 +37,9 @@ def parse_layout_text(text: str) -> Layout:
     size = parse_header(header, n0)
     if size is None:
         raise FormatError(
-            "expected a 'WxHxM' header such as 30x16x99", line=n0, excerpt=header.strip()
+            "not a layout: expected a 'WxHxM' line such as 30x16x99, then rows of * and .",
+            line=n0,
+            excerpt=header.strip(),
         )
     width, height, mines = size
     try:

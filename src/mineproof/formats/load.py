@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import errno
+import re
 import sys
 from pathlib import Path
 
 from mineproof.board import Layout
-from mineproof.errors import FormatError
+from mineproof.errors import ArgumentError, FormatError
 from mineproof.formats._text import content_lines, parse_header
+from mineproof.formats.json_text import read_json
 from mineproof.formats.layout_text import MINE, SAFE, parse_layout_text
 from mineproof.formats.mbf import parse_mbf
 from mineproof.formats.mstoollib import parse_grid
@@ -38,8 +40,9 @@ _POSITION_FORMATS = (
 def read_bytes(path: str, limit: int = MAX_INPUT_BYTES) -> bytes:
     """Return the bytes of the file at ``path``, or of standard input when ``path`` is ``-``.
 
-    Raises ``FormatError("cannot read PATH: REASON")`` when the file cannot be read, with a short
-    reason such as ``no such file``, ``permission denied`` or ``is a directory``, and
+    Raises ``FormatError(REASON)`` when the file cannot be read, a short reason such as ``no such
+    file``, ``permission denied`` or ``is a directory`` (the caller names the file, as the
+    command line names the file of every error: ``missing.avf: no such file``), and
     ``FormatError`` when there are more than ``limit`` bytes (64 MiB by default; no more is
     read).
     """
@@ -51,7 +54,7 @@ def read_bytes(path: str, limit: int = MAX_INPUT_BYTES) -> bytes:
                 data = file.read(limit + 1)
         except OSError as exc:
             reason = _REASONS.get(exc.errno or 0) or (exc.strerror or str(exc)).lower()
-            raise FormatError(f"cannot read {path}: {reason}") from exc
+            raise FormatError(reason) from exc
     if len(data) > limit:
         raise FormatError(
             f"the input is larger than {limit:,} bytes, more than any position, layout or "
@@ -98,34 +101,137 @@ def load_position(data: bytes, mines: int | None = None) -> Position:
     return Position.parse(text, mines)
 
 
-def _looks_like_layout_text(text: str) -> bool:
-    """Return whether the first non-blank line is a header and the rest are ``*``/``.`` rows."""
+_LAYOUT_FORMATS = (
+    "expected layout text (a 'WxHxM' line, then rows of * and .), one board of generate's text "
+    "or JSON-lines output, or MBF data"
+)
+
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+"""Control characters no text format holds (tabs, line and page breaks aside); every MBF file
+of fewer than 256 mines has one (its mine count's high byte is 0)."""
+
+
+def _as_text(data: bytes) -> str | None:
+    """Return ``data`` as text (UTF-8, a leading byte-order mark dropped), or ``None`` when it is
+    not text: not UTF-8, or holding a control character other than whitespace. Raises nothing."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None
+    return None if _CONTROL.search(text) else text
+
+
+def _sections(text: str) -> list[tuple[str, bool]]:
+    """Return the parts of ``text`` that each start at a ``WxHxM`` line or after a ``#`` comment
+    line, as ``(text, is_layout)`` pairs: each part's text keeps its lines where they were
+    (the other lines blanked), so that errors name the lines of ``text``; ``is_layout`` says
+    whether the part is a header followed by rows of ``*`` and ``.`` only. Comment lines and
+    parts without a non-blank line are left out.
+
+    Raises ``FormatError`` for a header number of more than 9 digits.
+
+    >>> [layout for _, layout in _sections("# board 1\\n2x1x1\\n*.\\n# view\\n2x1x1\\n1H")]
+    [True, False]
+    """
+    lines = text.splitlines()
+    starts: list[int] = []
+    for n, line in enumerate(lines):
+        if line.lstrip().startswith("#") or parse_header(line, n + 1) is not None:
+            starts.append(n)
+    bounds = zip([0, *starts], [*starts, len(lines)], strict=True)
+    parts: list[tuple[str, bool]] = []
+    for start, end in bounds:
+        if lines[start:end] and lines[start].lstrip().startswith("#"):
+            start += 1
+        part = "\n" * start + "\n".join(lines[start:end])
+        rows = content_lines(part)
+        if not rows:
+            continue
+        layout = parse_header(rows[0][1]) is not None and all(
+            set(line.strip()) <= {MINE, SAFE} for _, line in rows[1:]
+        )
+        parts.append((part, layout))
+    return parts
+
+
+def _boards(count: int) -> FormatError:
+    """Return the error of an input that holds ``count`` boards (more than one)."""
+    return FormatError(
+        f"holds {count} boards: give one (generate --count prints them one after another; "
+        "--out DIR --format mbf writes each to its own file)"
+    )
+
+
+def _layout_of_text(text: str) -> Layout:
+    """Return the one layout in ``text``: layout text, after ``#`` comment lines and before the
+    player's view of it (a position, as ``generate --reveal`` prints it).
+
+    Raises ``FormatError`` for empty text, text holding several layouts, and text that is not
+    a layout (see :func:`parse_layout_text`; its line and column).
+    """
+    parts = _sections(text)
+    if not parts:
+        raise FormatError(f"empty input: {_LAYOUT_FORMATS}")
+    layouts = [part for part, layout in parts if layout]
+    if not layouts:
+        return parse_layout_text(parts[0][0])  # raises, naming the line and column
+    if len(layouts) > 1:
+        raise _boards(len(layouts))
+    for part, layout in parts:
+        if not layout:
+            try:
+                Position.parse(part)
+            except (FormatError, ArgumentError):
+                parse_layout_text(part)  # raises, naming the line and column
+    return parse_layout_text(layouts[0])
+
+
+def _layout_of_json(text: str) -> Layout:
+    """Return the layout of the one JSON object in ``text``, as ``generate --format json``
+    prints it (``width``, ``height``, ``mines`` and ``layout``, the list of rows).
+
+    Raises ``FormatError`` for malformed JSON, several objects (several boards), an object
+    without these fields and a layout that is malformed.
+    """
     lines = content_lines(text)
-    if not lines or parse_header(lines[0][1], lines[0][0]) is None:
-        return False
-    return all(set(line.strip()) <= {MINE, SAFE} for _, line in lines[1:])
+    if len(lines) > 1:
+        raise _boards(len(lines))
+    n, line = lines[0]
+    board = read_json(line, f"line {n}: not a board of generate", "a JSON object")
+    fields = ("width", "height", "mines")
+    if not (
+        isinstance(board, dict)
+        and all(type(board.get(name)) is int for name in fields)
+        and isinstance(board.get("layout"), list)
+        and all(isinstance(row, str) for row in board["layout"])
+    ):
+        raise FormatError(
+            "not a board of generate: expected a JSON object with width, height and mines "
+            "(numbers) and layout (a list of rows of * and .)",
+            line=n,
+        )
+    header = "x".join(str(board[name]) for name in fields)
+    try:
+        return parse_layout_text("\n".join([header, *board["layout"]]))
+    except FormatError as exc:
+        raise FormatError(f"the board's layout: {exc}", line=n) from exc
 
 
 def load_layout(data: bytes) -> Layout:
-    """Return the mine layout in ``data``: layout text if it reads as such, otherwise MBF.
+    """Return the one mine layout in ``data``: text if ``data`` is text, otherwise MBF.
 
-    Data counts as layout text when it is ASCII, its first non-blank line is a ``WxHxM`` header
-    and the other lines are rows of ``*`` and ``.``. Raises ``FormatError`` when the data is
-    malformed MBF; ASCII data with a ``WxHxM`` header that is not MBF either reports its first
-    layout-text problem (line and column).
+    Text (UTF-8, a leading byte-order mark dropped, no control characters) is layout text
+    (``#`` comment lines skipped), one board of ``generate``'s text output (its layout; the
+    player's view that ``--reveal`` adds is skipped), or one line of its JSON-lines output.
+    Raises ``FormatError`` for empty input, text that holds several boards, text that is not a
+    layout (naming the line and column) and malformed MBF.
 
-    >>> load_layout(b"2x1x1\\n*.").mines, load_layout(bytes([2, 1, 0, 1, 0, 0])).mines
+    >>> load_layout(b"# a comment\\n2x1x1\\n*.").mines, load_layout(bytes([2, 1, 0, 1, 0, 0])).mines
     (1, 1)
     """
-    if not data.isascii():
+    text = _as_text(data)
+    if text is None:
         return parse_mbf(data)
-    text = data.decode("ascii")
-    if _looks_like_layout_text(text):
-        return parse_layout_text(text)
-    lines = content_lines(text)
-    if lines and parse_header(lines[0][1], lines[0][0]) is not None:
-        try:
-            return parse_mbf(data)
-        except FormatError:
-            return parse_layout_text(text)  # raises, naming the line and column
-    return parse_mbf(data)
+    if text.lstrip().startswith("{"):
+        return _layout_of_json(text)
+    return _layout_of_text(text)

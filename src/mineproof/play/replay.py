@@ -156,12 +156,16 @@ def _check_move(move: object, n: int, board: Board, start: tuple[int, int]) -> N
     if not isinstance(move, dict):
         raise FormatError(f"{where} must be a JSON object, not {_shown(move)}")
     missing = [key for key in ("action", "cell", "opened", "reason") if key not in move]
+    lacking = FormatError(f"{where}: missing {', '.join(missing)}")
+    if "action" in missing:
+        raise lacking
+    # The action first: a move of another kind (a chord, say) lacks the fields of ours.
+    action = _choice(move["action"], f"{where}: field 'action'", _ACTIONS)
     if missing:
-        raise FormatError(f"{where}: missing {', '.join(missing)}")
+        raise lacking
     unknown = sorted(str(key) for key in move if key not in _MOVE_FIELDS)
     if unknown:
         raise FormatError(f"{where}: unknown field {unknown[0]!r}")
-    action = _choice(move["action"], f"{where}: field 'action'", _ACTIONS)
     cell = _cell(move["cell"], f"{where}: field 'cell'", board)
     opened = move["opened"]
     if not isinstance(opened, list) or len(opened) > board.size:
