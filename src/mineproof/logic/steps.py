@@ -199,12 +199,12 @@ def hint_steps(
     lowest = _lowest_safe_level(cons)
     reached = _safe_reached(cons, lowest - 1) if lowest > 1 else 0
     if reached:
-        # Walk towards the cells the lower techniques reach, not towards every safe cell: on a
-        # board of many proven mines, steps near other safe cells would wander (an expert
-        # review's path of two steps took 70 that way).
+        # Walk towards the cells the lower techniques reach, not towards every safe cell. On a
+        # board of many proven mines the walk is long all the same (a review's expert board:
+        # some 70 one-clue mines before its level-2 safe cell; cut to the two steps needed).
         if not first.mine & reached:
             first = Ladder(view, cons).best(reached, budget, lead=True) or first
-        path = _path(view, clues, first, reached, budget, lowest - 1)
+        path = _path(view, clues, first, reached, budget)
         if path and max(d.level for d in path) < lowest:
             return path
     direct = Ladder(view, cons).best(goal, budget, safe_only=True)
@@ -241,9 +241,12 @@ def _safe_reached(cons: Constraints, below: int) -> int:
         ]
 
 
-_PATH_STEPS = 40
-"""How many mine deductions a play hint may try before a safe cell, before it takes the
-direct way."""
+PATH_WORK = 1_000_000
+"""The work a play hint's walk to a safe cell may spend before it takes the direct way: a step
+costs as many units as the board has numbers with covered cells around them (it looks at
+each), so about 3,000 steps on an expert board (its walks take at most about a hundred:
+one step for each mine one clue proves, then the safe cell) and some fifty on a 255x255
+board, about a second either way."""
 
 
 def _path(
@@ -252,23 +255,16 @@ def _path(
     first: Deduction,
     goal: int,
     budget: Work,
-    below: int,
 ) -> list[Deduction]:
     """Return the lowest-level steps from ``first`` to the first safe cell, keeping only those
     the last step depends on (its premises' numbers see their mines); empty when the walk is
-    too long or ends before a safe cell.
-
-    After each step, a cell proven safe by one or two clues (when ``below`` allows) ends the
-    walk at once: otherwise every mine one clue proves anywhere on the board would be walked
-    first. (Above level 2 the check would cost an exact count a step; there, the lowest
-    level's deduction already prefers a safe cell.)"""
+    too long (past :data:`PATH_WORK`) or ends before a safe cell."""
     board = view.board
     steps = [first]
     deduction = first
     clues = dict(clues)
+    walk = Work(PATH_WORK)
     while not deduction.safe:
-        if len(steps) > _PATH_STEPS:
-            return []
         cells = list(view.cells)
         for i in iter_bits(deduction.mine):
             cells[i] = FLAG
@@ -281,10 +277,10 @@ def _path(
             view.number_mask,
         )
         refresh_clues(view, clues, deduction.mine)
+        if not walk.spend(len(clues)):
+            return []
         ladder = Ladder(view, _constraints(view, clues))
-        found = ladder.best(goal, budget, safe_only=True, max_level=min(below, 2)) or ladder.best(
-            goal, budget, lead=True
-        )
+        found = ladder.best(goal, budget, lead=True)
         if found is None:
             return []
         deduction = found
