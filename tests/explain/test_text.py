@@ -320,3 +320,18 @@ def test_a_long_list_of_safest_cells_says_how_many_more(lang: str) -> None:
     if lang == "en":
         assert "The safest cells are A1, B1, C1, D1, A2, B2 and 6 more cells, each" in text
     assert "{" not in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_play_hint_that_proved_mines_does_not_say_nothing_is_certain(lang: str) -> None:
+    # The 1 proves B1 a mine; C1 and D1 share the last mine, and no cell can be proven safe.
+    after_mines = hint(Position.parse("4x1x2\n1HHH"), lang, open=True)
+    assert after_mines.steps and after_mines.guess_text
+    plain = hint(Position.parse("4x1x2\n1FHH"), lang, trust_flags=True)
+    assert not plain.steps and plain.safest == after_mines.safest
+    # The same guess, but led by what was proven: no safe cell, not "nothing is certain".
+    first = re.split(r"(?<=[.。])\s*", plain.text)[0]
+    assert first not in after_mines.guess_text, after_mines.guess_text
+    if lang == "en":
+        assert first == "Nothing is certain here: a guess is needed."
+        assert after_mines.guess_text.startswith("No cell can be proven safe: a guess is needed.")

@@ -192,18 +192,19 @@ def hint(
             for i, code in enumerate(position.cells)
         )
         flagged = Position(position.board, cells, position.mines)
-        analysis, safest, p, text, best = _guess(flagged, True, lang)
+        analysis, safest, p, text, best = _guess(flagged, True, lang, mines_proven=True)
         return Hint(tuple(steps), texts, analysis, safest, p, texts[0], lang, best, text)
     analysis, safest, p, text, best = _guess(position, trust_flags, lang)
     return Hint((), (), analysis, safest, p, text, lang, best)
 
 
 def _guess(
-    position: Position, trust_flags: bool, lang: str
+    position: Position, trust_flags: bool, lang: str, *, mines_proven: bool = False
 ) -> tuple[Analysis, Cells, float | None, str, Advice | None]:
-    """Return the guess in ``position`` (nothing forced): its analysis, the safest cells, their
-    mine probability, the text, and the ``best`` strategy's pick (see :func:`_advice`); no
-    cells, ``None`` and no text when no covered cell is left."""
+    """Return the guess in ``position`` (no safe cell forced): its analysis, the safest cells,
+    their mine probability, the text (which, with ``mines_proven``, says that no cell can be
+    proven safe rather than that nothing is certain), and the ``best`` strategy's pick (see
+    :func:`_advice`); no cells, ``None`` and no text when no covered cell is left."""
     analysis = analyze(position, trust_flags=trust_flags)
     counts = [
         (n, i)
@@ -215,7 +216,7 @@ def _guess(
     lowest = min(n for n, _ in counts)
     safest = [position.board.xy(i) for n, i in counts if n == lowest]
     p = lowest / analysis.arrangements
-    text = guess_text(safest, percent(p), lang)
+    text = guess_text(safest, percent(p), lang, mines_proven=mines_proven)
     best = _advice(position, trust_flags, lang)
     if best is not None:
         text = _sentences([text, best.text])  # no space after a CJK full stop

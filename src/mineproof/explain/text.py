@@ -722,11 +722,23 @@ def flagged_first(board: Board, cells: int, lang: str = "en") -> str:
     ).format(cells=_cells(t, board, cells))
 
 
-def guess_text(cells: list[tuple[int, int]], probability: str, lang: str = "en") -> str:
-    """Return the text for a position where nothing is forced: the safest ``cells`` to try, all
-    of them (a long list names the first few and says how many more)."""
+def guess_text(
+    cells: list[tuple[int, int]], probability: str, lang: str = "en", *, mines_proven: bool = False
+) -> str:
+    """Return the text for a position where no safe cell is forced: the safest ``cells`` to try,
+    all of them (a long list names the first few and says how many more). With
+    ``mines_proven`` (a play hint whose steps proved mines, then no safe cell) it says that no
+    cell can be proven safe, not that nothing is certain."""
     t = translations(lang)
     listed = _names_text([cell_name(x, y) for x, y in cells], t, limit=True)
+    if mines_proven:
+        return t.ngettext(
+            "No cell can be proven safe: a guess is needed. The safest cell is {cells}, with a "
+            "mine probability of {p}.",
+            "No cell can be proven safe: a guess is needed. The safest cells are {cells}, each "
+            "with a mine probability of {p}.",
+            len(cells),
+        ).format(cells=listed, p=probability)
     return t.ngettext(
         "Nothing is certain here: a guess is needed. The safest cell is {cells}, with a mine "
         "probability of {p}.",
