@@ -32,6 +32,7 @@ Luck: the perfect logician survives the needed guesses of clicks 2 and 8 with a 
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -337,3 +338,15 @@ def test_a_game_lost_by_a_flag_under_strict_flags() -> None:
     # Without strict flags the same moves leave the game going on.
     assert post_mortem(read_game(LAYOUT, moves, "web")) is None
     assert review_gif(review)[:6] == b"GIF89a"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_numbers_take_the_languages_decimal_separator(lang: str) -> None:
+    moves = [(0.0, "open", 0, 3), (6.25, "open", 3, 0), (7.5, "open", 1, 1)]
+    review = review_game(read_game(LAYOUT, moves, "test"), long_think=2.5)
+    text = review.text(lang, every_click=True)
+    comma = lang in ("es", "fr", "de", "pt", "ru")
+    assert ("6,25" in text) == comma and ("6.25" in text) != comma, text
+    assert ("2,5" in text) == comma, text  # the long-think threshold
+    if comma:
+        assert not re.search(r"\d\.\d", text), text

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -454,3 +455,26 @@ def test_of_an_uneven_chain_only_the_cells_that_win_most_often_are_the_best_gues
         assert j.best.win == pytest.approx(7 / 20)
         assert j.is_best == best
         assert position.board.xy(j.best.cell) == (cell if best else (2, 0))
+
+
+def a_guess() -> Judgement:
+    """Return a guess: the 1 proves B1 a mine, and C1 and D1 share the last one."""
+    position = Position.parse("4x1x2\n1HHH")
+    j = judge_open(position, (2, 0), Layout.from_cells(Board(4, 1), [(1, 0), (3, 0)]))
+    assert j.kind == "guess" and j.probability == j.lowest == Fraction(1, 2)
+    return j
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_probabilities_that_round_alike_are_told_apart(lang: str) -> None:
+    # 9.3 % against 9.05 %: both are "9%" to the unit, which read as the same odds.
+    j = replace(a_guess(), probability=Fraction(93, 1000), lowest=Fraction(181, 2000))
+    assert not j.safest
+    text = j.text(lang)
+    point = "," if lang in ("es", "fr", "de", "pt", "ru") else "."
+    assert f"9{point}3%" in text and f"9{point}0%" in text, text
+    if lang == "en":
+        assert "The safest cells had a mine probability of 9.0%." in text
+    # Figures that differ to the unit keep none.
+    text = replace(j, probability=Fraction(1, 5)).text(lang)
+    assert "20%" in text and "9%" in text, text

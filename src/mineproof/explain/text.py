@@ -10,6 +10,7 @@ deduction concludes is named.
 from __future__ import annotations
 
 import gettext
+import re
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -22,17 +23,21 @@ from mineproof.logic.cases import Branch, CaseProof, Event
 from mineproof.logic.linear import MINE_TOTAL, LinearProof
 from mineproof.logic.patterns import pattern_of
 from mineproof.position import FLAG, Position
+from mineproof.render.text import percents
 
 __all__ = [
+    "DECIMAL_SEPARATORS",
     "LANGUAGES",
     "best_guess_text",
     "cells_text",
+    "decimal_text",
     "explain",
     "flagged_first",
     "grade_text",
     "guess_text",
     "level_label",
     "level_name",
+    "percent_texts",
     "sentences",
     "translations",
 ]
@@ -40,7 +45,21 @@ __all__ = [
 LANGUAGES = ("en", "ko", "ja", "zh", "es", "fr", "de", "pt", "ru")
 """English, Korean, Japanese, Chinese (simplified), Spanish, French, German, Portuguese, Russian."""
 
+DECIMAL_SEPARATORS = {
+    "en": ".",
+    "ko": ".",
+    "ja": ".",
+    "zh": ".",
+    "es": ",",
+    "fr": ",",
+    "de": ",",
+    "pt": ",",
+    "ru": ",",
+}
+"""How each language writes the decimal separator (as CLDR has it; Babel is not needed to run)."""
+
 LOCALES = Path(__file__).parent / "locales"
+_DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")
 _MAX_LISTED = 8
 _MINUS = "\u2212"
 _TIMES = "\u00d7"
@@ -76,6 +95,29 @@ def level_label(level: int, lang: str = "en") -> str:
         .gettext("Level {level} ({name}):")
         .format(level=level, name=level_name(level, lang))
     )
+
+
+def decimal_text(text: str, lang: str = "en") -> str:
+    """Return ``text`` with the decimal point of each of its numbers written as ``lang`` writes
+    it (see :data:`DECIMAL_SEPARATORS`). Raises ``MineproofError`` for an unknown language.
+
+    >>> decimal_text("3.28 s", "fr"), decimal_text("3.28 s", "ja")
+    ('3,28 s', '3.28 s')
+    """
+    translations(lang)  # checks the language
+    return _DECIMAL_POINT.sub(DECIMAL_SEPARATORS[lang], text)
+
+
+def percent_texts(lang: str, *ps: float) -> tuple[str, ...]:
+    """Return the probabilities ``ps`` as percentages for one text in ``lang``: the fewest
+    decimals that show different probabilities differently
+    (:func:`~mineproof.render.text.percents`), written with the language's decimal separator.
+    Raises ``MineproofError`` for an unknown language.
+
+    >>> percent_texts("de", 0.093, 0.0905)
+    ('9,3%', '9,0%')
+    """
+    return tuple(decimal_text(p, lang) for p in percents(*ps))
 
 
 def _sentence(text: str) -> str:

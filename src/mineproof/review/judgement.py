@@ -2,7 +2,8 @@
 and in words in nine languages (the gettext catalogs of :mod:`mineproof.explain`).
 
 Cells are named as the board shows them (``C4``), probabilities as short percentages that never
-round a possibility away (:func:`mineproof.render.percent`). A mistake's text ends with the
+round a possibility away, with decimals where the click's and the lowest would otherwise read
+the same (:func:`mineproof.explain.percent_texts`). A mistake's text ends with the
 deduction the player missed, each step with its level, as a hint shows it.
 """
 
@@ -17,6 +18,7 @@ from mineproof.explain import (
     cells_text,
     level_label,
     level_name,
+    percent_texts,
     sentences,
     step_texts,
     translations,
@@ -24,7 +26,6 @@ from mineproof.explain import (
 from mineproof.logic import Deduction
 from mineproof.play import BestGuess
 from mineproof.position import Position
-from mineproof.render import percent
 
 __all__ = ["KINDS", "Action", "Judgement", "Kind", "judgement_text"]
 
@@ -167,7 +168,7 @@ def judgement_text(j: Judgement, lang: str = "en") -> str:
     name = cell_name(*j.cell)
     n = j.opens.bit_count()
     cells = cells_text(board, j.opens, lang, limit=True)
-    p = "" if j.probability is None else percent(float(j.probability))
+    p, lowest = _percents(j, lang)
     chord = j.action == "chord"
     parts: list[str] = []
     if j.kind == "start":
@@ -211,7 +212,7 @@ def judgement_text(j: Judgement, lang: str = "en") -> str:
                 "proven safe, so a guess was needed."
             )
         parts.append(text.format(cell=name, cells=cells, p=p))
-        parts += _odds(j, lang)
+        parts += _odds(j, lowest, lang)
     elif j.kind == "mistake":
         assert j.level is not None
         if chord:
@@ -264,18 +265,28 @@ def judgement_text(j: Judgement, lang: str = "en") -> str:
     return sentences(parts)
 
 
-def _odds(j: Judgement, lang: str) -> list[str]:
-    """Return what the safest and the best choices were, beside a guess."""
+def _percents(j: Judgement, lang: str) -> tuple[str, str]:
+    """Return the click's mine probability and the lowest one then, as one text in ``lang``
+    shows them (different figures for different probabilities), or "" where unknown."""
+    if j.probability is not None and j.lowest is not None:
+        click, lowest = percent_texts(lang, float(j.probability), float(j.lowest))
+        return click, lowest
+    return _percent(j.probability, lang), _percent(j.lowest, lang)
+
+
+def _percent(p: Fraction | None, lang: str) -> str:
+    return "" if p is None else percent_texts(lang, float(p))[0]
+
+
+def _odds(j: Judgement, lowest: str, lang: str) -> list[str]:
+    """Return what the safest and the best choices were, beside a guess (``lowest``: the
+    lowest mine probability as the text shows it)."""
     t = translations(lang)
     out = []
     if j.safest:
         out.append(t.gettext("It was one of the safest choices."))
     elif j.lowest is not None:
-        out.append(
-            t.gettext("The safest cells had a mine probability of {p}.").format(
-                p=percent(float(j.lowest))
-            )
-        )
+        out.append(t.gettext("The safest cells had a mine probability of {p}.").format(p=lowest))
     if j.best is not None:
         if j.is_best:
             out.append(t.gettext("It was the best guess."))
