@@ -478,3 +478,27 @@ def test_probabilities_that_round_alike_are_told_apart(lang: str) -> None:
     # Figures that differ to the unit keep none.
     text = replace(j, probability=Fraction(1, 5)).text(lang)
     assert "20%" in text and "9%" in text, text
+
+
+@pytest.mark.parametrize(
+    ("p", "said"),
+    [
+        (Fraction(11, 100), "with an 11% chance"),
+        (Fraction(8, 100), "with an 8% chance"),
+        (Fraction(18, 100), "with an 18% chance"),
+        (Fraction(83, 100), "with an 83% chance"),
+        (Fraction(12, 100), "with a 12% chance"),
+        (Fraction(1, 1000), "with a <1% chance"),
+    ],
+)
+def test_a_chord_takes_the_english_article_its_figure_is_read_with(p: Fraction, said: str) -> None:
+    chords = [
+        judge_chord(position, position.board.xy(i), layout)
+        for layout, position in SMALL
+        for i in oracle.bits(position.number_mask)
+        if chord_cells(position, position.board.xy(i))
+    ]
+    for kind in ("guess", "mistake"):
+        j = next(j for j in chords if j.kind == kind)
+        text = replace(j, probability=p, lowest=p).text()
+        assert said in text, text

@@ -4,6 +4,7 @@ from mineproof.explain.hint import Advice, Hint, hint, step_texts
 from mineproof.explain.text import (
     DECIMAL_SEPARATORS,
     LANGUAGES,
+    article,
     best_guess_text,
     cells_text,
     decimal_text,
@@ -23,6 +24,7 @@ __all__ = [
     "LANGUAGES",
     "Advice",
     "Hint",
+    "article",
     "best_guess_text",
     "cells_text",
     "decimal_text",

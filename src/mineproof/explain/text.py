@@ -28,6 +28,7 @@ from mineproof.render.text import percents
 __all__ = [
     "DECIMAL_SEPARATORS",
     "LANGUAGES",
+    "article",
     "best_guess_text",
     "cells_text",
     "decimal_text",
@@ -118,6 +119,21 @@ def percent_texts(lang: str, *ps: float) -> tuple[str, ...]:
     ('9,3%', '9,0%')
     """
     return tuple(decimal_text(p, lang) for p in percents(*ps))
+
+
+def article(number: str) -> str:
+    """Return the English indefinite article before ``number`` (a figure such as "11%"), as it
+    is read aloud: "an" before eight, eleven, eighteen and eighty-..., else "a". A message
+    gives it as ``{a}``, which the other languages leave out.
+
+    >>> [article(p) for p in ("11%", "8.5%", "18%", "83%", "1%", "<1%", "100%", "50%")]
+    ['an', 'an', 'an', 'an', 'a', 'a', 'a', 'a']
+    """
+    whole = re.match(r"\d+", number)
+    if whole is None:  # "<1%" reads "less than", ">99%" "more than"
+        return "a"
+    n = int(whole.group())
+    return "an" if n in (8, 11, 18) or 80 <= n <= 89 or 800 <= n <= 899 else "a"
 
 
 def _sentence(text: str) -> str:

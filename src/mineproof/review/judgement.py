@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from mineproof.board import cell_name
 from mineproof.explain import (
+    article,
     cells_text,
     level_label,
     level_name,
@@ -194,9 +195,9 @@ def judgement_text(j: Judgement, lang: str = "en") -> str:
     elif j.kind == "guess":
         if chord:
             text = t.ngettext(
-                "A chord at {cell} that opened {cells}, with a {p} chance to hit a mine: no "
+                "A chord at {cell} that opened {cells}, with {a} {p} chance to hit a mine: no "
                 "covered cell could be proven safe, so a guess was needed.",
-                "A chord at {cell} that opened {cells}, with a {p} chance to hit a mine: no "
+                "A chord at {cell} that opened {cells}, with {a} {p} chance to hit a mine: no "
                 "covered cell could be proven safe, so a guess was needed.",
                 n,
             )
@@ -211,15 +212,15 @@ def judgement_text(j: Judgement, lang: str = "en") -> str:
                 "A guess at {cell}, with a mine probability of {p}: no covered cell could be "
                 "proven safe, so a guess was needed."
             )
-        parts.append(text.format(cell=name, cells=cells, p=p))
+        parts.append(text.format(cell=name, cells=cells, p=p, a=article(p)))
         parts += _odds(j, lowest, lang)
     elif j.kind == "mistake":
         assert j.level is not None
         if chord:
             text = t.ngettext(
-                "A mistake at {cell}: the chord opened {cells} with a {p} chance to hit a "
+                "A mistake at {cell}: the chord opened {cells} with {a} {p} chance to hit a "
                 "mine, though a safe cell could be proven at level {level} ({name}).",
-                "A mistake at {cell}: the chord opened {cells} with a {p} chance to hit a "
+                "A mistake at {cell}: the chord opened {cells} with {a} {p} chance to hit a "
                 "mine, though a safe cell could be proven at level {level} ({name}).",
                 n,
             )
@@ -234,7 +235,14 @@ def judgement_text(j: Judgement, lang: str = "en") -> str:
                 "cell could be proven at level {level} ({name})."
             )
         parts.append(
-            text.format(cell=name, cells=cells, p=p, level=j.level, name=level_name(j.level, lang))
+            text.format(
+                cell=name,
+                cells=cells,
+                p=p,
+                a=article(p),
+                level=j.level,
+                name=level_name(j.level, lang),
+            )
         )
         if j.missed:
             parts.append(t.gettext("The deduction missed:"))
