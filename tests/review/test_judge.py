@@ -22,7 +22,7 @@ import pytest
 from mineproof.analysis import clear_cache
 from mineproof.board import Board, Layout, iter_bits
 from mineproof.errors import ArgumentError, FormatError, IllegalMoveError
-from mineproof.explain import LANGUAGES
+from mineproof.explain import LANGUAGES, best_guess_text
 from mineproof.game import Game
 from mineproof.position import Position
 from mineproof.review import (
@@ -502,3 +502,19 @@ def test_a_chord_takes_the_english_article_its_figure_is_read_with(p: Fraction, 
         j = next(j for j in chords if j.kind == kind)
         text = replace(j, probability=p, lowest=p).text()
         assert said in text, text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_best_guess_riskier_than_the_safest_cells_says_why(lang: str) -> None:
+    # A1 and B1 are a 50/50 no number can decide; the cells on the right are safer (1/7).
+    position = Position.parse("6x3x5\nHHFHHH\n13FHHH\n012HHH")
+    layout = Layout.from_cells(Board(6, 3), [(0, 0), (2, 0), (2, 1), (3, 1), (5, 2)])
+    j = judge_open(position, (1, 0), layout)
+    assert j.kind == "guess" and j.probability == Fraction(1, 2) and j.is_best
+    assert j.best is not None and j.best.reason == "fifty-fifty"
+    assert j.lowest is not None and j.lowest < j.probability
+    text = j.text(lang)
+    assert best_guess_text((1, 0), "fifty-fifty", "50%", None, lang) in text, text
+    if lang == "en":
+        assert "It was the best guess." not in text
+    assert j.to_json(lang)["best"]["probability"] == 0.5

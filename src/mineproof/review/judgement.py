@@ -16,6 +16,7 @@ from typing import Any, Literal
 from mineproof.board import cell_name
 from mineproof.explain import (
     article,
+    best_guess_text,
     cells_text,
     level_label,
     level_name,
@@ -52,7 +53,8 @@ class Judgement:
     total (0 when forced; for a chord, one minus the share of arrangements where every cell it
     opens is free), ``lowest`` the lowest mine probability of any covered unflagged cell then;
     both ``None`` for ``start`` and ``unknown``. ``best`` is, for a ``guess``, the guess the
-    ``best`` strategy makes there (``None`` when weighing its candidates passed its budget).
+    ``best`` strategy makes there (``None`` when weighing its candidates passed its budget) and
+    ``best_probability`` its cell's mine probability.
     ``missed`` holds, for a ``mistake``, the deductions that lead to a safe cell, in order, as
     a hint gives them. ``safe_then`` is the bitmask of the covered cells that were safe in every
     arrangement, ``wrong_flags`` that of the flags on cells the layout has no mine on.
@@ -70,6 +72,7 @@ class Judgement:
     probability: Fraction | None = None
     lowest: Fraction | None = None
     best: BestGuess | None = None
+    best_probability: Fraction | None = None
     missed: tuple[Deduction, ...] = ()
     safe_then: int = 0
     wrong_flags: int = 0
@@ -114,7 +117,8 @@ class Judgement:
         """Return the judgement as JSON data, cells as ``[x, y]``: ``action``, ``cell``,
         ``opens``, ``judgement`` (the kind), ``fatal``, ``level``, ``probability`` and
         ``lowest`` (floats, with ``probability_exact`` and ``lowest_exact`` as fractions such as
-        ``"1/6"``), ``safest``, ``best`` (``cell``, ``reason``, ``win``) and ``is_best``,
+        ``"1/6"``), ``safest``, ``best`` (``cell``, ``reason``, ``win``, ``probability``) and
+        ``is_best``,
         ``missed`` (each deduction's fields, as a hint's ``steps``, with its ``text``),
         ``safe_then``, ``wrong_flags``, ``counted``, ``position`` (what the player saw, in
         JSMinesweeper's text with the player's flags) and ``text`` in ``lang``."""
@@ -138,6 +142,7 @@ class Judgement:
                 "cell": list(board.xy(self.best.cell)),
                 "reason": self.best.reason,
                 "win": self.best.win,
+                "probability": _float(self.best_probability),
             },
             "is_best": self.is_best,
             "missed": [
@@ -169,7 +174,7 @@ def judgement_text(j: Judgement, lang: str = "en") -> str:
     name = cell_name(*j.cell)
     n = j.opens.bit_count()
     cells = cells_text(board, j.opens, lang, limit=True)
-    p, lowest = _percents(j, lang)
+    p, lowest, best = _percents(j, lang)
     chord = j.action == "chord"
     parts: list[str] = []
     if j.kind == "start":
@@ -213,7 +218,7 @@ def judgement_text(j: Judgement, lang: str = "en") -> str:
                 "proven safe, so a guess was needed."
             )
         parts.append(text.format(cell=name, cells=cells, p=p, a=article(p)))
-        parts += _odds(j, lowest, lang)
+        parts += _odds(j, lowest, best, lang)
     elif j.kind == "mistake":
         assert j.level is not None
         if chord:
@@ -273,22 +278,22 @@ def judgement_text(j: Judgement, lang: str = "en") -> str:
     return sentences(parts)
 
 
-def _percents(j: Judgement, lang: str) -> tuple[str, str]:
-    """Return the click's mine probability and the lowest one then, as one text in ``lang``
-    shows them (different figures for different probabilities), or "" where unknown."""
-    if j.probability is not None and j.lowest is not None:
-        click, lowest = percent_texts(lang, float(j.probability), float(j.lowest))
-        return click, lowest
-    return _percent(j.probability, lang), _percent(j.lowest, lang)
+def _percents(j: Judgement, lang: str) -> tuple[str, str, str]:
+    """Return the click's mine probability, the lowest one then and the best guess's, as one
+    text in ``lang`` shows them (different figures for different probabilities), "" where
+    unknown."""
+    known = [p for p in (j.probability, j.lowest, j.best_probability) if p is not None]
+    shown = dict(zip(known, percent_texts(lang, *map(float, known)), strict=True))
+    click, lowest, best = (
+        "" if p is None else shown[p] for p in (j.probability, j.lowest, j.best_probability)
+    )
+    return click, lowest, best
 
 
-def _percent(p: Fraction | None, lang: str) -> str:
-    return "" if p is None else percent_texts(lang, float(p))[0]
-
-
-def _odds(j: Judgement, lowest: str, lang: str) -> list[str]:
-    """Return what the safest and the best choices were, beside a guess (``lowest``: the
-    lowest mine probability as the text shows it)."""
+def _odds(j: Judgement, lowest: str, best_p: str, lang: str) -> list[str]:
+    """Return what the safest and the best choices were, beside a guess (``lowest`` and
+    ``best_p``: the lowest mine probability and the best guess's, as the text shows them). A
+    best guess riskier than the safest cells comes with its reason, as a hint words it."""
     t = translations(lang)
     out = []
     if j.safest:
@@ -296,7 +301,16 @@ def _odds(j: Judgement, lowest: str, lang: str) -> list[str]:
     elif j.lowest is not None:
         out.append(t.gettext("The safest cells had a mine probability of {p}.").format(p=lowest))
     if j.best is not None:
-        if j.is_best:
+        riskier = (
+            j.best_probability is not None
+            and j.lowest is not None
+            and j.best_probability > j.lowest
+        )
+        if riskier:
+            cell = j.position.board.xy(j.best.cell)
+            win = None if j.best.win is None else percent_texts(lang, j.best.win)[0]
+            out.append(best_guess_text(cell, j.best.reason, best_p, win, lang))
+        elif j.is_best:
             out.append(t.gettext("It was the best guess."))
         else:
             best = cell_name(*j.position.board.xy(j.best.cell))
