@@ -336,3 +336,15 @@ def test_a_play_hint_that_proved_mines_does_not_say_nothing_is_certain(lang: str
     if lang == "en":
         assert first == "Nothing is certain here: a guess is needed."
         assert after_mines.guess_text.startswith("No cell can be proven safe: a guess is needed.")
+
+
+def test_korean_puts_no_particle_that_depends_on_the_sound_after_a_level_number() -> None:
+    # The copula and particles change with a number's last sound as read (레벨 3 "삼" takes
+    # 이에요/으로, 레벨 2 "이" 예요/로): the translations put an invariant word between.
+    with catalog("ko").open("rb") as f:
+        po = read_po(f)
+    varying = re.compile(r"\{level\}(\([^)]*\))?(이에요|예요|으로|로|이|가|은|는|을|를|와|과)")
+    for message in po:
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for text in strings:
+            assert not varying.search(str(text)), text

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -52,6 +53,7 @@ from mineproof.review import (
     review_game,
     review_gif,
     review_svg,
+    summary_text,
 )
 
 from . import oracle
@@ -350,3 +352,9 @@ def test_numbers_take_the_languages_decimal_separator(lang: str) -> None:
     assert ("2,5" in text) == comma, text  # the long-think threshold
     if comma:
         assert not re.search(r"\d\.\d", text), text
+
+
+def test_korean_luck_of_one_in_n_reads_well() -> None:
+    s = replace(review_game(read_record(RECORD)).summary, luck=Fraction(1, 4007))
+    text = summary_text(s, "ko")
+    assert "4007분의 1의 확률로" in text and "1예요" not in text, text
