@@ -358,3 +358,10 @@ def test_korean_luck_of_one_in_n_reads_well() -> None:
     s = replace(review_game(read_record(RECORD)).summary, luck=Fraction(1, 4007))
     text = summary_text(s, "ko")
     assert "4007분의 1의 확률로" in text and "1예요" not in text, text
+
+
+@pytest.mark.parametrize(("lang", "times"), [("ko", "번"), ("ja", "回"), ("zh", "次")])
+def test_mistakes_per_level_are_counted_as_times_not_steps(lang: str, times: str) -> None:
+    s = review_game(read_record(RECORD)).summary  # one mistake at level 1, one at level 2
+    text = summary_text(s, lang)
+    assert f"1{times}" in text and "1단계" not in text and "1步" not in text, text

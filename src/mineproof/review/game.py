@@ -377,10 +377,12 @@ def _grade(game: RecordedGame, judged: list[ReviewedClick]) -> Grade | None:
 
 
 def _per_level(counts: dict[int, int], lang: str) -> str:
-    """Return counts per level as a list a person reads: "level 1: 93, level 2: 3"."""
+    """Return counts per level as a list a person reads: "level 1: 93, level 2: 3" (a number of
+    times, which Korean, Japanese and Chinese count with 번, 回, 次, not as steps)."""
     t = translations(lang)
     return t.gettext(", ").join(
-        t.gettext("level {level}: {n}").format(level=lv, n=k) for lv, k in sorted(counts.items())
+        t.pgettext("a number of times", "level {level}: {n}").format(level=lv, n=k)
+        for lv, k in sorted(counts.items())
     )
 
 
