@@ -32,6 +32,8 @@ Luck: the perfect logician survives the needed guesses of clicks 2 and 8 with a 
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -51,6 +53,7 @@ from mineproof.review import (
     review_game,
     review_gif,
     review_svg,
+    summary_text,
 )
 
 from . import oracle
@@ -337,3 +340,28 @@ def test_a_game_lost_by_a_flag_under_strict_flags() -> None:
     # Without strict flags the same moves leave the game going on.
     assert post_mortem(read_game(LAYOUT, moves, "web")) is None
     assert review_gif(review)[:6] == b"GIF89a"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_numbers_take_the_languages_decimal_separator(lang: str) -> None:
+    moves = [(0.0, "open", 0, 3), (6.25, "open", 3, 0), (7.5, "open", 1, 1)]
+    review = review_game(read_game(LAYOUT, moves, "test"), long_think=2.5)
+    text = review.text(lang, every_click=True)
+    comma = lang in ("es", "fr", "de", "pt", "ru")
+    assert ("6,25" in text) == comma and ("6.25" in text) != comma, text
+    assert ("2,5" in text) == comma, text  # the long-think threshold
+    if comma:
+        assert not re.search(r"\d\.\d", text), text
+
+
+def test_korean_luck_of_one_in_n_reads_well() -> None:
+    s = replace(review_game(read_record(RECORD)).summary, luck=Fraction(1, 4007))
+    text = summary_text(s, "ko")
+    assert "4007분의 1의 확률로" in text and "1예요" not in text, text
+
+
+@pytest.mark.parametrize(("lang", "times"), [("ko", "번"), ("ja", "回"), ("zh", "次")])
+def test_mistakes_per_level_are_counted_as_times_not_steps(lang: str, times: str) -> None:
+    s = review_game(read_record(RECORD)).summary  # one mistake at level 1, one at level 2
+    text = summary_text(s, lang)
+    assert f"1{times}" in text and "1단계" not in text and "1步" not in text, text

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -21,7 +22,7 @@ import pytest
 from mineproof.analysis import clear_cache
 from mineproof.board import Board, Layout, iter_bits
 from mineproof.errors import ArgumentError, FormatError, IllegalMoveError
-from mineproof.explain import LANGUAGES
+from mineproof.explain import LANGUAGES, best_guess_text
 from mineproof.game import Game
 from mineproof.position import Position
 from mineproof.review import (
@@ -454,3 +455,66 @@ def test_of_an_uneven_chain_only_the_cells_that_win_most_often_are_the_best_gues
         assert j.best.win == pytest.approx(7 / 20)
         assert j.is_best == best
         assert position.board.xy(j.best.cell) == (cell if best else (2, 0))
+
+
+def a_guess() -> Judgement:
+    """Return a guess: the 1 proves B1 a mine, and C1 and D1 share the last one."""
+    position = Position.parse("4x1x2\n1HHH")
+    j = judge_open(position, (2, 0), Layout.from_cells(Board(4, 1), [(1, 0), (3, 0)]))
+    assert j.kind == "guess" and j.probability == j.lowest == Fraction(1, 2)
+    return j
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_probabilities_that_round_alike_are_told_apart(lang: str) -> None:
+    # 9.3 % against 9.05 %: both are "9%" to the unit, which read as the same odds.
+    j = replace(a_guess(), probability=Fraction(93, 1000), lowest=Fraction(181, 2000))
+    assert not j.safest
+    text = j.text(lang)
+    point = "," if lang in ("es", "fr", "de", "pt", "ru") else "."
+    assert f"9{point}3%" in text and f"9{point}0%" in text, text
+    if lang == "en":
+        assert "The safest cells had a mine probability of 9.0%." in text
+    # Figures that differ to the unit keep none.
+    text = replace(j, probability=Fraction(1, 5)).text(lang)
+    assert "20%" in text and "9%" in text, text
+
+
+@pytest.mark.parametrize(
+    ("p", "said"),
+    [
+        (Fraction(11, 100), "with an 11% chance"),
+        (Fraction(8, 100), "with an 8% chance"),
+        (Fraction(18, 100), "with an 18% chance"),
+        (Fraction(83, 100), "with an 83% chance"),
+        (Fraction(12, 100), "with a 12% chance"),
+        (Fraction(1, 1000), "with a <1% chance"),
+    ],
+)
+def test_a_chord_takes_the_english_article_its_figure_is_read_with(p: Fraction, said: str) -> None:
+    chords = [
+        judge_chord(position, position.board.xy(i), layout)
+        for layout, position in SMALL
+        for i in oracle.bits(position.number_mask)
+        if chord_cells(position, position.board.xy(i))
+    ]
+    for kind in ("guess", "mistake"):
+        j = next(j for j in chords if j.kind == kind)
+        text = replace(j, probability=p, lowest=p).text()
+        assert said in text, text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_best_guess_riskier_than_the_safest_cells_says_why(lang: str) -> None:
+    # A1 and B1 are a 50/50 no number can decide; the cells on the right are safer (1/7).
+    position = Position.parse("6x3x5\nHHFHHH\n13FHHH\n012HHH")
+    layout = Layout.from_cells(Board(6, 3), [(0, 0), (2, 0), (2, 1), (3, 1), (5, 2)])
+    j = judge_open(position, (1, 0), layout)
+    assert j.kind == "guess" and j.probability == Fraction(1, 2) and j.is_best
+    assert j.best is not None and j.best.reason == "fifty-fifty"
+    assert j.lowest is not None and j.lowest < j.probability
+    text = j.text(lang)
+    assert best_guess_text((1, 0), "fifty-fifty", "50%", None, lang) in text, text
+    if lang == "en":
+        assert "It was the best guess." not in text
+    assert j.to_json(lang)["best"]["probability"] == 0.5

@@ -40,7 +40,7 @@ def test_a_hint_that_proves_only_mines_goes_on_to_the_guess() -> None:
     best = data["best"]
     assert not analysis.mine_mask >> board.index(*best["cell"]) & 1
     assert best["text"] in data["guess_text"]
-    assert data["guess_text"].startswith("Nothing is certain here")
+    assert data["guess_text"].startswith("No cell can be proven safe: a guess is needed.")
     # A hint whose steps end in a safe cell has no guess.
     flagless = Position.parse("4x3x3\n001H\n112H\nHHHH")
     assert "guess_text" not in hint(flagless, "en")

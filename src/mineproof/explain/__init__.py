@@ -2,25 +2,32 @@
 
 from mineproof.explain.hint import Advice, Hint, hint, step_texts
 from mineproof.explain.text import (
+    DECIMAL_SEPARATORS,
     LANGUAGES,
+    article,
     best_guess_text,
     cells_text,
+    decimal_text,
     explain,
     flagged_first,
     grade_text,
     guess_text,
     level_label,
     level_name,
+    percent_texts,
     sentences,
     translations,
 )
 
 __all__ = [
+    "DECIMAL_SEPARATORS",
     "LANGUAGES",
     "Advice",
     "Hint",
+    "article",
     "best_guess_text",
     "cells_text",
+    "decimal_text",
     "explain",
     "flagged_first",
     "grade_text",
@@ -28,6 +35,7 @@ __all__ = [
     "hint",
     "level_label",
     "level_name",
+    "percent_texts",
     "sentences",
     "step_texts",
     "translations",

@@ -8,7 +8,7 @@ language, or, when nothing is forced, the covered cells of lowest mine probabili
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from mineproof.analysis import Analysis, CountTooLarge, analyze
@@ -19,11 +19,11 @@ from mineproof.explain.text import (
     flagged_first,
     guess_text,
     level_label,
+    percent_texts,
 )
 from mineproof.logic import HINT_WORK, Deduction, best_deduction, hint_steps, known_view
 from mineproof.play import GuessReason, best_guess
 from mineproof.position import COVERED, FLAG, Position
-from mineproof.render.text import percent
 
 __all__ = ["Advice", "Hint", "hint", "step_texts"]
 
@@ -192,18 +192,19 @@ def hint(
             for i, code in enumerate(position.cells)
         )
         flagged = Position(position.board, cells, position.mines)
-        analysis, safest, p, text, best = _guess(flagged, True, lang)
+        analysis, safest, p, text, best = _guess(flagged, True, lang, mines_proven=True)
         return Hint(tuple(steps), texts, analysis, safest, p, texts[0], lang, best, text)
     analysis, safest, p, text, best = _guess(position, trust_flags, lang)
     return Hint((), (), analysis, safest, p, text, lang, best)
 
 
 def _guess(
-    position: Position, trust_flags: bool, lang: str
+    position: Position, trust_flags: bool, lang: str, *, mines_proven: bool = False
 ) -> tuple[Analysis, Cells, float | None, str, Advice | None]:
-    """Return the guess in ``position`` (nothing forced): its analysis, the safest cells, their
-    mine probability, the text, and the ``best`` strategy's pick (see :func:`_advice`); no
-    cells, ``None`` and no text when no covered cell is left."""
+    """Return the guess in ``position`` (no safe cell forced): its analysis, the safest cells,
+    their mine probability, the text (which, with ``mines_proven``, says that no cell can be
+    proven safe rather than that nothing is certain), and the ``best`` strategy's pick (see
+    :func:`_advice`); no cells, ``None`` and no text when no covered cell is left."""
     analysis = analyze(position, trust_flags=trust_flags)
     counts = [
         (n, i)
@@ -215,16 +216,22 @@ def _guess(
     lowest = min(n for n, _ in counts)
     safest = [position.board.xy(i) for n, i in counts if n == lowest]
     p = lowest / analysis.arrangements
-    text = guess_text(safest, percent(p), lang)
-    best = _advice(position, trust_flags, lang)
-    if best is not None:
-        text = _sentences([text, best.text])  # no space after a CJK full stop
-    return analysis, safest, p, text, best
+    best = _advice(position, trust_flags)
+    if best is None:
+        (shown,) = percent_texts(lang, p)
+        return analysis, safest, p, guess_text(safest, shown, lang, mines_proven=mines_proven), None
+    # One set of figures for both sentences: a best guess riskier than the safest cells shows it.
+    shown, best_shown = percent_texts(lang, p, best.probability)
+    win = None if best.win is None else percent_texts(lang, best.win)[0]
+    best_text = best_guess_text(best.cell, best.reason, best_shown, win, lang)
+    text = guess_text(safest, shown, lang, mines_proven=mines_proven)
+    best = replace(best, text=best_text)
+    return analysis, safest, p, _sentences([text, best_text]), best  # no space after a CJK 。
 
 
-def _advice(position: Position, trust_flags: bool, lang: str) -> Advice | None:
-    """Return the ``best`` strategy's guess in ``position`` (nothing forced), explained, or
-    ``None`` when weighing its candidates would pass the budget of
+def _advice(position: Position, trust_flags: bool) -> Advice | None:
+    """Return the ``best`` strategy's guess in ``position`` (nothing forced), its text left
+    empty, or ``None`` when weighing its candidates would pass the budget of
     :func:`~mineproof.play.best_guess`. The player takes only proven flags as mines."""
     analysis = analyze(known_view(position, trust_flags), trust_flags=True)
     try:
@@ -233,6 +240,4 @@ def _advice(position: Position, trust_flags: bool, lang: str) -> Advice | None:
         return None
     cell = position.board.xy(guess.cell)
     p = analysis.mine_counts[guess.cell] / analysis.arrangements
-    win = None if guess.win is None else percent(guess.win)
-    text = best_guess_text(cell, guess.reason, percent(p), win, lang)
-    return Advice(cell, p, guess.reason, guess.win, text)
+    return Advice(cell, p, guess.reason, guess.win, "")

@@ -10,6 +10,7 @@ deduction concludes is named.
 from __future__ import annotations
 
 import gettext
+import re
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -22,17 +23,22 @@ from mineproof.logic.cases import Branch, CaseProof, Event
 from mineproof.logic.linear import MINE_TOTAL, LinearProof
 from mineproof.logic.patterns import pattern_of
 from mineproof.position import FLAG, Position
+from mineproof.render.text import percents
 
 __all__ = [
+    "DECIMAL_SEPARATORS",
     "LANGUAGES",
+    "article",
     "best_guess_text",
     "cells_text",
+    "decimal_text",
     "explain",
     "flagged_first",
     "grade_text",
     "guess_text",
     "level_label",
     "level_name",
+    "percent_texts",
     "sentences",
     "translations",
 ]
@@ -40,7 +46,21 @@ __all__ = [
 LANGUAGES = ("en", "ko", "ja", "zh", "es", "fr", "de", "pt", "ru")
 """English, Korean, Japanese, Chinese (simplified), Spanish, French, German, Portuguese, Russian."""
 
+DECIMAL_SEPARATORS = {
+    "en": ".",
+    "ko": ".",
+    "ja": ".",
+    "zh": ".",
+    "es": ",",
+    "fr": ",",
+    "de": ",",
+    "pt": ",",
+    "ru": ",",
+}
+"""How each language writes the decimal separator (as CLDR has it; Babel is not needed to run)."""
+
 LOCALES = Path(__file__).parent / "locales"
+_DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")
 _MAX_LISTED = 8
 _MINUS = "\u2212"
 _TIMES = "\u00d7"
@@ -76,6 +96,44 @@ def level_label(level: int, lang: str = "en") -> str:
         .gettext("Level {level} ({name}):")
         .format(level=level, name=level_name(level, lang))
     )
+
+
+def decimal_text(text: str, lang: str = "en") -> str:
+    """Return ``text`` with the decimal point of each of its numbers written as ``lang`` writes
+    it (see :data:`DECIMAL_SEPARATORS`). Raises ``MineproofError`` for an unknown language.
+
+    >>> decimal_text("3.28 s", "fr"), decimal_text("3.28 s", "ja")
+    ('3,28 s', '3.28 s')
+    """
+    translations(lang)  # checks the language
+    return _DECIMAL_POINT.sub(DECIMAL_SEPARATORS[lang], text)
+
+
+def percent_texts(lang: str, *ps: float) -> tuple[str, ...]:
+    """Return the probabilities ``ps`` as percentages for one text in ``lang``: the fewest
+    decimals that show different probabilities differently
+    (:func:`~mineproof.render.text.percents`), written with the language's decimal separator.
+    Raises ``MineproofError`` for an unknown language.
+
+    >>> percent_texts("de", 0.093, 0.0905)
+    ('9,3%', '9,0%')
+    """
+    return tuple(decimal_text(p, lang) for p in percents(*ps))
+
+
+def article(number: str) -> str:
+    """Return the English indefinite article before ``number`` (a figure such as "11%"), as it
+    is read aloud: "an" before eight, eleven, eighteen and eighty-..., else "a". A message
+    gives it as ``{a}``, which the other languages leave out.
+
+    >>> [article(p) for p in ("11%", "8.5%", "18%", "83%", "1%", "<1%", "100%", "50%")]
+    ['an', 'an', 'an', 'an', 'a', 'a', 'a', 'a']
+    """
+    whole = re.match(r"\d+", number)
+    if whole is None:  # "<1%" reads "less than", ">99%" "more than"
+        return "a"
+    n = int(whole.group())
+    return "an" if n in (8, 11, 18) or 80 <= n <= 89 or 800 <= n <= 899 else "a"
 
 
 def _sentence(text: str) -> str:
@@ -722,11 +780,23 @@ def flagged_first(board: Board, cells: int, lang: str = "en") -> str:
     ).format(cells=_cells(t, board, cells))
 
 
-def guess_text(cells: list[tuple[int, int]], probability: str, lang: str = "en") -> str:
-    """Return the text for a position where nothing is forced: the safest ``cells`` to try, all
-    of them (a long list names the first few and says how many more)."""
+def guess_text(
+    cells: list[tuple[int, int]], probability: str, lang: str = "en", *, mines_proven: bool = False
+) -> str:
+    """Return the text for a position where no safe cell is forced: the safest ``cells`` to try,
+    all of them (a long list names the first few and says how many more). With
+    ``mines_proven`` (a play hint whose steps proved mines, then no safe cell) it says that no
+    cell can be proven safe, not that nothing is certain."""
     t = translations(lang)
     listed = _names_text([cell_name(x, y) for x, y in cells], t, limit=True)
+    if mines_proven:
+        return t.ngettext(
+            "No cell can be proven safe: a guess is needed. The safest cell is {cells}, with a "
+            "mine probability of {p}.",
+            "No cell can be proven safe: a guess is needed. The safest cells are {cells}, each "
+            "with a mine probability of {p}.",
+            len(cells),
+        ).format(cells=listed, p=probability)
     return t.ngettext(
         "Nothing is certain here: a guess is needed. The safest cell is {cells}, with a mine "
         "probability of {p}.",

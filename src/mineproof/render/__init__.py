@@ -4,7 +4,7 @@ and animated GIF for recorded games."""
 from mineproof.render.gif import Frame, encode_gif
 from mineproof.render.raster import BoardRaster
 from mineproof.render.svg import analysis_svg, position_svg
-from mineproof.render.text import analysis_grid, percent
+from mineproof.render.text import analysis_grid, percent, percents
 
 __all__ = [
     "BoardRaster",
@@ -13,5 +13,6 @@ __all__ = [
     "analysis_svg",
     "encode_gif",
     "percent",
+    "percents",
     "position_svg",
 ]

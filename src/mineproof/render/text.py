@@ -12,24 +12,48 @@ from mineproof.analysis import Analysis
 from mineproof.board import cell_name
 from mineproof.position import FLAG
 
-__all__ = ["analysis_grid", "percent"]
+__all__ = ["analysis_grid", "percent", "percents"]
 
 
-def percent(p: float) -> str:
-    """Return a probability as a short percentage that never rounds a possibility away.
+def percent(p: float, digits: int = 0) -> str:
+    """Return a probability as a short percentage, with ``digits`` decimals, that never rounds a
+    possibility away.
 
     >>> percent(0.0), percent(0.004), percent(0.372), percent(0.996), percent(1.0)
     ('0%', '<1%', '37%', '>99%', '100%')
+    >>> percent(0.0905, 1), percent(0.0004, 1), percent(0.9996, 1)
+    ('9.0%', '<0.1%', '>99.9%')
     """
     if p <= 0:
         return "0%"
     if p >= 1:
         return "100%"
-    if p < 0.005:
-        return "<1%"
-    if p > 0.995:
-        return ">99%"
-    return f"{round(p * 100)}%"
+    step = 10.0**-digits  # the smallest step shown, in percent
+    if p * 100 < step / 2:
+        return f"<{step:.{digits}f}%"
+    if p * 100 > 100 - step / 2:
+        return f">{100 - step:.{digits}f}%"
+    return f"{p * 100:.{digits}f}%"
+
+
+_MAX_DIGITS = 3
+
+
+def percents(*ps: float) -> tuple[str, ...]:
+    """Return the probabilities ``ps`` as percentages (see :func:`percent`) with the fewest
+    decimals (none up to three) that show different probabilities differently, so that a
+    sentence never sets two equal figures against each other.
+
+    >>> percents(0.093, 0.0905), percents(0.25, 0.25, 0.5)
+    (('9.3%', '9.0%'), ('25%', '25%', '50%'))
+    """
+    for digits in range(_MAX_DIGITS + 1):
+        shown = tuple(percent(p, digits) for p in ps)
+        if all(
+            (shown[a] == shown[b]) == (ps[a] == ps[b]) for a in range(len(ps)) for b in range(a)
+        ):
+            break
+    return shown
 
 
 def _cell(analysis: Analysis, i: int, code: int) -> str:

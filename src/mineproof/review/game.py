@@ -39,11 +39,17 @@ from mineproof.analysis import ANALYSIS_WORK, counting_budget
 from mineproof.analysis.constraints import Clue, refresh_clues
 from mineproof.board import cell_name
 from mineproof.errors import MineproofError
-from mineproof.explain import level_name, sentences, translations
+from mineproof.explain import (
+    DECIMAL_SEPARATORS,
+    decimal_text,
+    level_name,
+    percent_texts,
+    sentences,
+    translations,
+)
 from mineproof.game import Game
 from mineproof.logic import Grade, grade
 from mineproof.position import Position
-from mineproof.render import percent
 from mineproof.review.judge import chord_cells, judge
 from mineproof.review.judgement import KINDS, Judgement, Kind
 from mineproof.review.recorded import ClickAction, RecordedGame
@@ -371,23 +377,26 @@ def _grade(game: RecordedGame, judged: list[ReviewedClick]) -> Grade | None:
 
 
 def _per_level(counts: dict[int, int], lang: str) -> str:
-    """Return counts per level as a list a person reads: "level 1: 93, level 2: 3"."""
+    """Return counts per level as a list a person reads: "level 1: 93, level 2: 3" (a number of
+    times, which Korean, Japanese and Chinese count with 번, 回, 次, not as steps)."""
     t = translations(lang)
     return t.gettext(", ").join(
-        t.gettext("level {level}: {n}").format(level=lv, n=k) for lv, k in sorted(counts.items())
+        t.pgettext("a number of times", "level {level}: {n}").format(level=lv, n=k)
+        for lv, k in sorted(counts.items())
     )
 
 
 def _chance(p: Fraction, lang: str) -> str:
     """Return a probability as a percentage, or as "1 in N" below 1 %."""
     if p == 0 or p >= Fraction(1, 100):
-        return percent(float(p))
+        return percent_texts(lang, float(p))[0]
     n = round(1 / p)
     return translations(lang).gettext("1 in {n}").format(n=n)
 
 
-def _seconds(t: float) -> str:
-    return f"{t:.2f}"
+def _seconds(t: float, lang: str) -> str:
+    """Return a duration in seconds, to the hundredth, as ``lang`` writes it: "3.28", "3,28"."""
+    return decimal_text(f"{t:.2f}", lang)
 
 
 def summary_text(s: Summary, lang: str = "en") -> str:
@@ -406,7 +415,7 @@ def summary_text(s: Summary, lang: str = "en") -> str:
         )
     parts.append(head.format(n=s.clicks, k=s.fatal))
     if s.time is not None:
-        parts.append(t.gettext("Time: {time} s.").format(time=_seconds(s.time)))
+        parts.append(t.gettext("Time: {time} s.").format(time=_seconds(s.time, lang)))
     forced = s.kinds.get("forced", 0)
     if forced:
         per = _per_level(s.forced_levels, lang)
@@ -465,7 +474,11 @@ def summary_text(s: Summary, lang: str = "en") -> str:
                 "Long thinks before a move of level 1 (at least {threshold} s): {n}, "
                 "{lost} s lost.",
                 s.long_thinks,
-            ).format(n=s.long_thinks, threshold=f"{s.long_think:g}", lost=_seconds(s.time_lost))
+            ).format(
+                n=s.long_thinks,
+                threshold=decimal_text(f"{s.long_think:g}", lang),
+                lost=_seconds(s.time_lost, lang),
+            )
         )
     if s.wrong_flags:
         parts.append(
@@ -495,7 +508,7 @@ def summary_text(s: Summary, lang: str = "en") -> str:
                 )
             )
     text = sentences(parts)
-    stats = _stats_line(s.stats)
+    stats = _stats_line(s.stats, lang)
     if stats:
         text += "\n" + t.gettext("ms-toollib's statistics: {stats}").format(stats=stats)
     return text
@@ -517,13 +530,15 @@ _STAT_NAMES = (
 the game's, given before."""
 
 
-def _stats_line(stats: dict[str, float | int | None]) -> str:
+def _stats_line(stats: dict[str, float | int | None], lang: str) -> str:
+    """Return ms-toollib's statistics as a list, numbers as ``lang`` writes them (a language with
+    a decimal comma separates the items with semicolons)."""
     out = []
     for key, name, shown in _STAT_NAMES:
         value = stats.get(key)
         if value is not None and value != 0:
-            out.append(f"{name} {shown.format(value)}")
-    return ", ".join(out)
+            out.append(f"{name} {decimal_text(shown.format(value), lang)}")
+    return (", " if DECIMAL_SEPARATORS[lang] == "." else "; ").join(out)
 
 
 def _click_line(click: ReviewedClick, lang: str, threshold: float, every_click: bool) -> str:
@@ -543,7 +558,7 @@ def _click_line(click: ReviewedClick, lang: str, threshold: float, every_click: 
             notable = True
             texts.append(
                 t.gettext("A long think ({think} s) before a move of level 1.").format(
-                    think=_seconds(click.think)
+                    think=_seconds(click.think, lang)
                 )
             )
         if not notable and not every_click:
@@ -564,7 +579,7 @@ def _click_line(click: ReviewedClick, lang: str, threshold: float, every_click: 
         )
     else:
         return ""
-    when = "" if click.time is None else f"{_seconds(click.time)} s "
+    when = "" if click.time is None else f"{_seconds(click.time, lang)} s "
     return f"{when}#{click.number}: " + sentences(texts)
 
 

@@ -272,7 +272,8 @@ def judge(
             elif best.win is not None and _as_good(trusted, best, clicked):
                 # An exact search found the clicked cell as good as its own pick: name it.
                 best = replace(best, cell=clicked)
-        return replace(guess, best=best)
+        risk = Fraction(trusted.mine_counts[best.cell], trusted.arrangements)
+        return replace(guess, best=best, best_probability=risk)
     level = _lowest(cons.clues, cons.unknown, cons.mines, bool, work)
     try:
         missed = tuple(hint_steps(position, work=HINT_WORK))

@@ -2,7 +2,8 @@
 and in words in nine languages (the gettext catalogs of :mod:`mineproof.explain`).
 
 Cells are named as the board shows them (``C4``), probabilities as short percentages that never
-round a possibility away (:func:`mineproof.render.percent`). A mistake's text ends with the
+round a possibility away, with decimals where the click's and the lowest would otherwise read
+the same (:func:`mineproof.explain.percent_texts`). A mistake's text ends with the
 deduction the player missed, each step with its level, as a hint shows it.
 """
 
@@ -14,9 +15,12 @@ from typing import Any, Literal
 
 from mineproof.board import cell_name
 from mineproof.explain import (
+    article,
+    best_guess_text,
     cells_text,
     level_label,
     level_name,
+    percent_texts,
     sentences,
     step_texts,
     translations,
@@ -24,7 +28,6 @@ from mineproof.explain import (
 from mineproof.logic import Deduction
 from mineproof.play import BestGuess
 from mineproof.position import Position
-from mineproof.render import percent
 
 __all__ = ["KINDS", "Action", "Judgement", "Kind", "judgement_text"]
 
@@ -50,7 +53,8 @@ class Judgement:
     total (0 when forced; for a chord, one minus the share of arrangements where every cell it
     opens is free), ``lowest`` the lowest mine probability of any covered unflagged cell then;
     both ``None`` for ``start`` and ``unknown``. ``best`` is, for a ``guess``, the guess the
-    ``best`` strategy makes there (``None`` when weighing its candidates passed its budget).
+    ``best`` strategy makes there (``None`` when weighing its candidates passed its budget) and
+    ``best_probability`` its cell's mine probability.
     ``missed`` holds, for a ``mistake``, the deductions that lead to a safe cell, in order, as
     a hint gives them. ``safe_then`` is the bitmask of the covered cells that were safe in every
     arrangement, ``wrong_flags`` that of the flags on cells the layout has no mine on.
@@ -68,6 +72,7 @@ class Judgement:
     probability: Fraction | None = None
     lowest: Fraction | None = None
     best: BestGuess | None = None
+    best_probability: Fraction | None = None
     missed: tuple[Deduction, ...] = ()
     safe_then: int = 0
     wrong_flags: int = 0
@@ -112,7 +117,8 @@ class Judgement:
         """Return the judgement as JSON data, cells as ``[x, y]``: ``action``, ``cell``,
         ``opens``, ``judgement`` (the kind), ``fatal``, ``level``, ``probability`` and
         ``lowest`` (floats, with ``probability_exact`` and ``lowest_exact`` as fractions such as
-        ``"1/6"``), ``safest``, ``best`` (``cell``, ``reason``, ``win``) and ``is_best``,
+        ``"1/6"``), ``safest``, ``best`` (``cell``, ``reason``, ``win``, ``probability``) and
+        ``is_best``,
         ``missed`` (each deduction's fields, as a hint's ``steps``, with its ``text``),
         ``safe_then``, ``wrong_flags``, ``counted``, ``position`` (what the player saw, in
         JSMinesweeper's text with the player's flags) and ``text`` in ``lang``."""
@@ -136,6 +142,7 @@ class Judgement:
                 "cell": list(board.xy(self.best.cell)),
                 "reason": self.best.reason,
                 "win": self.best.win,
+                "probability": _float(self.best_probability),
             },
             "is_best": self.is_best,
             "missed": [
@@ -167,7 +174,7 @@ def judgement_text(j: Judgement, lang: str = "en") -> str:
     name = cell_name(*j.cell)
     n = j.opens.bit_count()
     cells = cells_text(board, j.opens, lang, limit=True)
-    p = "" if j.probability is None else percent(float(j.probability))
+    p, lowest, best = _percents(j, lang)
     chord = j.action == "chord"
     parts: list[str] = []
     if j.kind == "start":
@@ -193,9 +200,9 @@ def judgement_text(j: Judgement, lang: str = "en") -> str:
     elif j.kind == "guess":
         if chord:
             text = t.ngettext(
-                "A chord at {cell} that opened {cells}, with a {p} chance to hit a mine: no "
+                "A chord at {cell} that opened {cells}, with {a} {p} chance to hit a mine: no "
                 "covered cell could be proven safe, so a guess was needed.",
-                "A chord at {cell} that opened {cells}, with a {p} chance to hit a mine: no "
+                "A chord at {cell} that opened {cells}, with {a} {p} chance to hit a mine: no "
                 "covered cell could be proven safe, so a guess was needed.",
                 n,
             )
@@ -210,15 +217,15 @@ def judgement_text(j: Judgement, lang: str = "en") -> str:
                 "A guess at {cell}, with a mine probability of {p}: no covered cell could be "
                 "proven safe, so a guess was needed."
             )
-        parts.append(text.format(cell=name, cells=cells, p=p))
-        parts += _odds(j, lang)
+        parts.append(text.format(cell=name, cells=cells, p=p, a=article(p)))
+        parts += _odds(j, lowest, best, lang)
     elif j.kind == "mistake":
         assert j.level is not None
         if chord:
             text = t.ngettext(
-                "A mistake at {cell}: the chord opened {cells} with a {p} chance to hit a "
+                "A mistake at {cell}: the chord opened {cells} with {a} {p} chance to hit a "
                 "mine, though a safe cell could be proven at level {level} ({name}).",
-                "A mistake at {cell}: the chord opened {cells} with a {p} chance to hit a "
+                "A mistake at {cell}: the chord opened {cells} with {a} {p} chance to hit a "
                 "mine, though a safe cell could be proven at level {level} ({name}).",
                 n,
             )
@@ -233,7 +240,14 @@ def judgement_text(j: Judgement, lang: str = "en") -> str:
                 "cell could be proven at level {level} ({name})."
             )
         parts.append(
-            text.format(cell=name, cells=cells, p=p, level=j.level, name=level_name(j.level, lang))
+            text.format(
+                cell=name,
+                cells=cells,
+                p=p,
+                a=article(p),
+                level=j.level,
+                name=level_name(j.level, lang),
+            )
         )
         if j.missed:
             parts.append(t.gettext("The deduction missed:"))
@@ -264,20 +278,39 @@ def judgement_text(j: Judgement, lang: str = "en") -> str:
     return sentences(parts)
 
 
-def _odds(j: Judgement, lang: str) -> list[str]:
-    """Return what the safest and the best choices were, beside a guess."""
+def _percents(j: Judgement, lang: str) -> tuple[str, str, str]:
+    """Return the click's mine probability, the lowest one then and the best guess's, as one
+    text in ``lang`` shows them (different figures for different probabilities), "" where
+    unknown."""
+    known = [p for p in (j.probability, j.lowest, j.best_probability) if p is not None]
+    shown = dict(zip(known, percent_texts(lang, *map(float, known)), strict=True))
+    click, lowest, best = (
+        "" if p is None else shown[p] for p in (j.probability, j.lowest, j.best_probability)
+    )
+    return click, lowest, best
+
+
+def _odds(j: Judgement, lowest: str, best_p: str, lang: str) -> list[str]:
+    """Return what the safest and the best choices were, beside a guess (``lowest`` and
+    ``best_p``: the lowest mine probability and the best guess's, as the text shows them). A
+    best guess riskier than the safest cells comes with its reason, as a hint words it."""
     t = translations(lang)
     out = []
     if j.safest:
         out.append(t.gettext("It was one of the safest choices."))
     elif j.lowest is not None:
-        out.append(
-            t.gettext("The safest cells had a mine probability of {p}.").format(
-                p=percent(float(j.lowest))
-            )
-        )
+        out.append(t.gettext("The safest cells had a mine probability of {p}.").format(p=lowest))
     if j.best is not None:
-        if j.is_best:
+        riskier = (
+            j.best_probability is not None
+            and j.lowest is not None
+            and j.best_probability > j.lowest
+        )
+        if riskier:
+            cell = j.position.board.xy(j.best.cell)
+            win = None if j.best.win is None else percent_texts(lang, j.best.win)[0]
+            out.append(best_guess_text(cell, j.best.reason, best_p, win, lang))
+        elif j.is_best:
             out.append(t.gettext("It was the best guess."))
         else:
             best = cell_name(*j.position.board.xy(j.best.cell))

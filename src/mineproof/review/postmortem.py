@@ -18,10 +18,9 @@ from typing import Any
 from mineproof.analysis import ANALYSIS_WORK, analyze
 from mineproof.board import cell_name
 from mineproof.errors import ArgumentError, TooComplexError
-from mineproof.explain import sentences, translations
+from mineproof.explain import percent_texts, sentences, translations
 from mineproof.game import Game
 from mineproof.position import Position
-from mineproof.render import percent
 from mineproof.review.judge import chord_cells, judge
 from mineproof.review.judgement import Action, Judgement
 from mineproof.review.recorded import Click, RecordedGame
@@ -102,7 +101,7 @@ class PostMortem:
             if self.probability is not None:
                 parts.append(
                     t.gettext("Its mine probability was {p}.").format(
-                        p=percent(float(self.probability))
+                        p=percent_texts(lang, float(self.probability))[0]
                     )
                 )
         n = self.safe_then.bit_count()
