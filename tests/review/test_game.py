@@ -365,3 +365,21 @@ def test_mistakes_per_level_are_counted_as_times_not_steps(lang: str, times: str
     s = review_game(read_record(RECORD)).summary  # one mistake at level 1, one at level 2
     text = summary_text(s, lang)
     assert f"1{times}" in text and "1단계" not in text and "1步" not in text, text
+
+
+@pytest.mark.parametrize(
+    ("lang", "seconds"),
+    [
+        ("en", "6.25 s #2:"),
+        ("fr", "6,25 s #2:"),
+        ("ru", "6,25 \u0441 #2:"),  # the Cyrillic letter es
+        ("ja", "6.25秒 #2:"),
+        ("ko", "6.25초 #2:"),
+        ("zh", "6.25秒 #2:"),
+    ],
+)
+def test_each_click_says_its_time_in_the_language(lang: str, seconds: str) -> None:
+    moves = [(0.0, "open", 0, 3), (6.25, "open", 3, 0), (7.5, "open", 1, 1)]
+    review = review_game(read_game(LAYOUT, moves, "test"), long_think=2.5)
+    lines = review.text(lang, every_click=True).splitlines()
+    assert any(line.startswith(seconds) for line in lines), lines

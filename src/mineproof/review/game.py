@@ -579,7 +579,9 @@ def _click_line(click: ReviewedClick, lang: str, threshold: float, every_click: 
         )
     else:
         return ""
-    when = "" if click.time is None else f"{_seconds(click.time, lang)} s "
+    when = ""
+    if click.time is not None:
+        when = t.gettext("{time} s").format(time=_seconds(click.time, lang)) + " "
     return f"{when}#{click.number}: " + sentences(texts)
 
 
