@@ -293,7 +293,7 @@ def generate(
     rule: StartRule = "opening",
     start: tuple[int, int] | None = None,
     max_level: int = 5,
-    min_level: int = 1,
+    min_level: int = 0,
     budget: int = 200,
     seconds: float | None = None,
     sampler: Sampler = "auto",
@@ -306,11 +306,13 @@ def generate(
 
     ``rule`` ``opening`` keeps the start cell and its neighbours free (start: the centre unless
     given); ``safe`` keeps the start cell free (start: given, or the hint cell of the layout).
-    ``max_level``/``min_level`` bound the hardest technique the solve needs (1-5): the board's
-    grade is within them. ``budget`` bounds the work: that many fresh layouts, each perturbed up
-    to a number of times that grows with the board (:data:`SEEKING_LAYOUTS` times as many when a
-    hard point is sought, most dropped after one partial solve); ``seconds``, when given, bounds
-    the time (a board found is the same with or without it). ``progress``, when given, is told
+    ``max_level``/``min_level`` bound the hardest technique the solve needs: the board's grade
+    is within them (``max_level`` 1-5; ``min_level`` 0-5, where 0 admits the boards the first
+    click clears, grade 0, and 1 excludes them). ``budget`` bounds the work: that many fresh
+    layouts, each perturbed up to a number of times that grows with the board
+    (:data:`SEEKING_LAYOUTS` times as many when a hard point is sought, most dropped after one
+    partial solve); ``seconds``, when given, bounds the time (a board found is the same with or
+    without it). ``progress``, when given, is told
     the work done after each fresh layout and each change (see :data:`Progress`). Raises
     ``ArgumentError`` for bad arguments and :class:`GenerationError` when no board was found
     within the budget or the time: its message names the window of levels when one was asked
@@ -416,6 +418,8 @@ def _chain(
             if not trail.moved(candidate):
                 continue
         elif not _clears(candidate, i):
+            continue
+        if not window and not _at_least(candidate, i, min_level)[0]:
             continue
         if window:
             graded = _grade(candidate, i)
@@ -564,8 +568,11 @@ def _reject(
         if swaps.needs_guess(layout.mines, board.start_area(i, "safe") if area is None else area):
             continue  # most layouts that need a guess are dropped here, before a solve
         if not window:
-            if _clears(layout, i):
-                return Generated(layout, at, None, "exact"), guess_free + 1
+            if not _clears(layout, i):
+                continue
+            guess_free += 1
+            if _at_least(layout, i, min_level)[0]:
+                return Generated(layout, at, None, "exact"), guess_free
             continue
         # Where most layouts need a guess (expert), the fast complete solve drops them sooner
         # than the window's solve does; where most are guess-free (beginner), it is work twice.
@@ -603,6 +610,26 @@ def _clears(layout: Layout, i: int) -> bool:
     work = Engine(layout, i)
     work.reveal(i)
     return work.play(5, exact_levels=False)
+
+
+def _opened_at_once(layout: Layout, i: int) -> bool:
+    """Return whether the first click at cell ``i`` opens every mine-free cell of ``layout``
+    (by its flood fill): the board then needs no deduction, its grade is 0."""
+    work = Engine(layout, i)
+    work.reveal(i)
+    return work.cleared()
+
+
+def _at_least(layout: Layout, i: int, min_level: int) -> tuple[bool, int | None]:
+    """Return whether the grade of ``layout`` (guess-free from cell ``i``) is at least
+    ``min_level``, and the grade when it took one to tell (``min_level`` 2 or more; below, only
+    whether the first click opens everything, grade 0, matters)."""
+    if min_level <= 0:
+        return True, None
+    if min_level == 1:
+        return not _opened_at_once(layout, i), None
+    graded = _grade(layout, i)
+    return graded >= min_level, graded
 
 
 def _grade(layout: Layout, i: int) -> int:
@@ -678,9 +705,9 @@ def _settle(
                     # Changes undone: the quick solve used numbers that are no longer there.
                     work.resume(*trail.stopped)
                 if trail.cleared:
-                    graded = None if min_level <= 1 else _grade(candidate, i)
+                    enough, graded = _at_least(candidate, i, min_level)
                     # Below the window only a fresh layout can make the board harder.
-                    return None if graded and graded < min_level else (candidate, at, graded)
+                    return (candidate, at, graded) if enough else None
             else:
                 verdict, graded = _verify(candidate, at, max_level, min_level, work.clean)
                 if verdict == "ok":
@@ -832,21 +859,21 @@ def _failure(
     when = "in the time allowed" if layouts is None else f"after {layouts:,} layouts"
     exact = guess_free is not None
     if exact:
-        bounded = min_level > 1 or max_level < 5
+        bounded = min_level > 0 or max_level < 5
         found = f"{guess_free:,} of them guess-free" if guess_free else "none of them guess-free"
         if bounded and guess_free:
             found += ", none within the window"
         when += f" by exact sampling ({found}; --sampler perturb or chain searches)"
-    if min_level <= 1 and max_level >= 5:
+    if min_level <= 0 and max_level >= 5:
         if layouts is None or exact:
             return f"no guess-free {size} found {when}"
         return f"no guess-free {size} found {when}: this density may be impossible from that start"
-    low, high = (f"level {n} ({LEVEL_NAMES[n]})" for n in (min_level, max_level))
+    low, high = (f"level {n} ({LEVEL_NAMES.get(n, 'none')})" for n in (min_level, max_level))
     if min_level == max_level:
         window = f"is {low}"
     elif max_level >= 5:
         window = f"is {low} or harder"
-    elif min_level <= 1:
+    elif min_level <= 0:
         window = f"is at most {high}"
     else:
         window = f"is between {low} and {high}"
@@ -866,7 +893,7 @@ def _verify(
     if not (replayed and max_level >= 5) and not _clears(layout, i):
         return "unsolved", None
     if max_level >= 5 and min_level <= 1:
-        return "ok", None
+        return ("ok" if _at_least(layout, i, min_level)[0] else "too easy"), None
     hardest = _grade(layout, i)
     if hardest < min_level:
         return "too easy", hardest
@@ -903,9 +930,9 @@ def check_arguments(
     """
     if rule not in ("opening", "safe"):
         raise ArgumentError(f"unknown start rule {rule!r} (expected opening or safe)", name="rule")
-    for name, level in (("min_level", min_level), ("max_level", max_level)):
-        if not 1 <= level <= 5:
-            raise ArgumentError(f"level {level} is outside 1..5", name=name, allowed=(1, 5))
+    for name, level, low in (("min_level", min_level, 0), ("max_level", max_level, 1)):
+        if not low <= level <= 5:
+            raise ArgumentError(f"level {level} is outside {low}..5", name=name, allowed=(low, 5))
     if min_level > max_level:
         raise ArgumentError(
             f"the least level {min_level} is above the hardest level {max_level}",
