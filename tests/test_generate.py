@@ -25,7 +25,14 @@ from mineproof.cli import main
 from mineproof.errors import ArgumentError
 from mineproof.formats import parse_mbf
 from mineproof.game import Game
-from mineproof.generate import GenerationError, StartRule, generate, hint_cell
+from mineproof.generate import (
+    STEP_OVERHEAD,
+    WORK_PER_BUDGET,
+    GenerationError,
+    StartRule,
+    generate,
+    hint_cell,
+)
 from mineproof.logic import LEVEL_NAMES, grade, solve
 
 
@@ -293,6 +300,24 @@ def test_a_time_limit_stops_a_hopeless_search() -> None:
     with pytest.raises(GenerationError, match="in the time allowed"):
         generate(Board(100, 100), 6000, random.Random(1), start=(4, 4), seconds=0.5)
     assert time.monotonic() - started < 60  # stopped soon after the limit, not minutes later
+
+
+def test_the_work_budget_stops_a_hopeless_search() -> None:
+    # 60 % mines on 100x100: one layout takes minutes of changes and solves, far more than the
+    # whole work budget of budget=1 (see WORK_PER_BUDGET): the search ends in the error that
+    # says what was tried, and that work (every layout, change and solve step costs the cells
+    # plus STEP_OVERHEAD) is within the budget and most of it, so the budget is what ended it.
+    board = Board(100, 100)
+    with pytest.raises(GenerationError) as caught:
+        generate(board, 6000, random.Random(1), start=(4, 4), budget=1)
+    message = str(caught.value)
+    tried = re.search(
+        r"within the work budget \((\S+) layouts?, (\S+) changes? and (\S+) solve", message
+    )
+    assert tried is not None, message
+    assert message.startswith("no guess-free 100x100 board with 6,000 mines found")
+    done = sum(int(n.replace(",", "")) for n in tried.groups()) * (board.size + STEP_OVERHEAD)
+    assert WORK_PER_BUDGET // 2 < done <= WORK_PER_BUDGET
 
 
 def test_a_time_limit_does_not_change_the_board_found() -> None:
