@@ -601,7 +601,7 @@ USAGE_ERRORS = [
     (["bench", "--width", "9", "--mines", "1"], "--width: needs --height and --mines"),
     (["bench", "--level", "beginner", "--width", "9"], "--width: not allowed with argument"),
     (["bench", "--level", "beginner", "--mines", "-1"], "--mines: expected a number from 0"),
-    (["generate", "--level", "beginner", "--min-level", "6"], "--min-level: 6 is outside 1..5"),
+    (["generate", "--level", "beginner", "--min-level", "6"], "--min-level: 6 is outside 0..5"),
     (["generate", "--level", "beginner", "--at", "9,0"], "--at: the start cell (9, 0) is outside"),
     (["generate", "--level", "beginner", "--reveal", "-1"], "--reveal: expected a number from 0"),
     (["play", "--port", "99999"], "--port: port 99999 is outside 0..65535"),

@@ -25,7 +25,14 @@ from mineproof.cli import main
 from mineproof.errors import ArgumentError
 from mineproof.formats import parse_mbf
 from mineproof.game import Game
-from mineproof.generate import GenerationError, StartRule, generate, hint_cell
+from mineproof.generate import (
+    STEP_OVERHEAD,
+    WORK_PER_BUDGET,
+    GenerationError,
+    StartRule,
+    generate,
+    hint_cell,
+)
 from mineproof.logic import LEVEL_NAMES, grade, solve
 
 
@@ -173,6 +180,7 @@ def test_impossible_board_is_a_clear_error() -> None:
         (10, "opening", (9, 0), (1, 5), "outside the 9x9 board"),
         (10, "opening", None, (4, 2), "the least level 4 is above the hardest level 2"),
         (10, "opening", None, (1, 6), "level 6 is outside 1..5"),
+        (10, "opening", None, (-1, 5), "level -1 is outside 0..5"),
     ],
 )
 def test_bad_arguments(
@@ -235,7 +243,7 @@ def test_cli_text_and_json_are_reproducible(capsys: pytest.CaptureFixture[str]) 
             ["--level", "beginner", "--min-level", "3", "--max-level", "2"],
             "--min-level: the least level 3 is above the hardest level 2",
         ),
-        (["--level", "beginner", "--min-level", "6"], "--min-level: 6 is outside 1..5"),
+        (["--level", "beginner", "--min-level", "6"], "--min-level: 6 is outside 0..5"),
         (["--width", "5", "--height", "5", "--mines", "17"], "--mines: 17 mines cannot fit"),
         (["--width", "3", "--height", "1", "--mines", "1"], "--mines: 1 mine cannot fit"),
         (["--level", "expert", "--format", "mbf"], "--format: mbf writes files"),
@@ -292,6 +300,24 @@ def test_a_time_limit_stops_a_hopeless_search() -> None:
     with pytest.raises(GenerationError, match="in the time allowed"):
         generate(Board(100, 100), 6000, random.Random(1), start=(4, 4), seconds=0.5)
     assert time.monotonic() - started < 60  # stopped soon after the limit, not minutes later
+
+
+def test_the_work_budget_stops_a_hopeless_search() -> None:
+    # 60 % mines on 100x100: one layout takes minutes of changes and solves, far more than the
+    # whole work budget of budget=1 (see WORK_PER_BUDGET): the search ends in the error that
+    # says what was tried, and that work (every layout, change and solve step costs the cells
+    # plus STEP_OVERHEAD) is within the budget and most of it, so the budget is what ended it.
+    board = Board(100, 100)
+    with pytest.raises(GenerationError) as caught:
+        generate(board, 6000, random.Random(1), start=(4, 4), budget=1)
+    message = str(caught.value)
+    tried = re.search(
+        r"within the work budget \((\S+) layouts?, (\S+) changes? and (\S+) solve", message
+    )
+    assert tried is not None, message
+    assert message.startswith("no guess-free 100x100 board with 6,000 mines found")
+    done = sum(int(n.replace(",", "")) for n in tried.groups()) * (board.size + STEP_OVERHEAD)
+    assert WORK_PER_BUDGET // 2 < done <= WORK_PER_BUDGET
 
 
 def test_a_time_limit_does_not_change_the_board_found() -> None:
@@ -637,3 +663,58 @@ def test_a_batch_tells_the_work_on_each_board_and_its_grading() -> None:
         steps = [work[3] for work in mine if work[3]]
         assert steps == list(range(1, sum(item.grade.steps.values()) + 1))
         assert mine[-1][1] >= 1 and mine[0][3] == 0
+
+
+def _first_click_opens_all(layout: Layout, start: tuple[int, int]) -> bool:
+    """The test's own flood fill: whether the click at ``start`` opens every mine-free cell
+    (the board then needs no deduction: grade 0)."""
+    w, h = layout.board.width, layout.board.height
+
+    def mine(x: int, y: int) -> bool:
+        return bool(layout.mines >> (y * w + x) & 1)
+
+    def around(x: int, y: int) -> list[tuple[int, int]]:
+        return [
+            (x + dx, y + dy)
+            for dx in (-1, 0, 1)
+            for dy in (-1, 0, 1)
+            if (dx or dy) and 0 <= x + dx < w and 0 <= y + dy < h
+        ]
+
+    seen, todo = {start}, [start]
+    while todo:
+        x, y = todo.pop()
+        if not any(mine(*c) for c in around(x, y)):
+            for c in around(x, y):
+                if c not in seen:
+                    seen.add(c)
+                    todo.append(c)
+    return len(seen) == sum(not mine(x, y) for x in range(w) for y in range(h))
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "mines", "low", "high"),
+    [(8, 8, 0, 5, 5), (4, 4, 7, 5, 5), (9, 9, 72, 3, 5), (3, 3, 0, 1, 1), (5, 5, 0, 1, 5)],
+)
+def test_a_board_the_first_click_clears_is_below_every_window(
+    width: int, height: int, mines: int, low: int, high: int
+) -> None:
+    # Every layout of these is opened whole by the first click (grade 0): no window from 1 up
+    # admits one, so the search ends in its error rather than return one.
+    board = Board(width, height)
+    with pytest.raises(GenerationError, match=f"level {low}"):
+        made = generate(board, mines, random.Random(2), min_level=low, max_level=high, budget=5)
+        assert not _first_click_opens_all(made.layout, made.start), "a level-0 board returned"
+
+
+@pytest.mark.parametrize("low", [0, 1])
+def test_the_least_level_admits_or_excludes_boards_of_level_0(low: int) -> None:
+    # 5x5 with 2 mines: most layouts are opened whole by the first click, some are not.
+    board = Board(5, 5)
+    opened_whole = 0
+    for seed in range(12):
+        made = generate(board, 2, random.Random(seed), min_level=low)
+        whole = _first_click_opens_all(made.layout, made.start)
+        assert (grade(made.layout, made.start).level == 0) == whole
+        opened_whole += whole
+    assert opened_whole > 0 if low == 0 else opened_whole == 0

@@ -144,9 +144,11 @@ class BatchItem:
     def to_text(self, seed: int) -> str:
         """Return the board for people: a header line, then the layout text."""
         x, y = self.generated.start
+        level = self.grade.level
+        hardest = f"level {level}" if level else "level 0 (none: the first click clears the board)"
         text = (
             f"# board {self.index + 1} (seed {seed}): {self.rule} start at ({x}, {y}) "
-            f"[{cell_name(x, y)}], hardest technique level {self.grade.level}, "
+            f"[{cell_name(x, y)}], hardest technique {hardest}, "
             f"{self.generated.sampler} sampler\n" + format_layout_text(self.generated.layout)
         )
         if self.revealed is not None:

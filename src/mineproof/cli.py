@@ -406,9 +406,9 @@ def _parser() -> _Parser:
     _size_arguments(ge)
     ge.add_argument("--start", choices=["opening", "safe"], default="opening", help="start rule")
     ge.add_argument("--at", type=_cell_xy, metavar="X,Y", help="start cell (default: see docs)")
-    level = _int_in(1, 5)
+    level, least = _int_in(1, 5), _int_in(0, 5)  # 0: the first click clears it; 1 excludes that
     ge.add_argument("--max-level", type=level, default=5, metavar="L", help="hardest level allowed")
-    ge.add_argument("--min-level", type=level, default=1, metavar="L", help="level needed at least")
+    ge.add_argument("--min-level", type=least, default=0, metavar="L", help="least level needed")
     ge.add_argument(
         "--reveal", type=_count, default=0, metavar="N", help="make the first N rounds of moves"
     )

@@ -73,6 +73,7 @@ __all__ = [
     "EXACT_CELLS",
     "EXACT_DENSITY",
     "EXACT_LAYOUTS",
+    "WORK_PER_BUDGET",
     "Generated",
     "GenerationError",
     "Progress",
@@ -118,6 +119,19 @@ them with a probability of 2e-4, 1e-15 and 1e-17. A layout costs about 0.1 ms on
 up to 1 ms on expert with a window, so the whole budget is 20 s to a few minutes of work (see
 the README's ``generate``)."""
 
+WORK_PER_BUDGET = 3_000_000
+"""Units of work per unit of ``budget`` (6e8 at the default 200), shared by the whole search
+for one board: every fresh layout, change and step of a solve (the search's, the
+verification's, the grading's) costs the board's cells plus :data:`STEP_OVERHEAD`, about
+one pass over the board. A unit is 15 to 65 millionths of a CPU second on one core (measured
+from 9x9 to 255x255), so the default budget is about 10 to 40 s of CPU: 255x255 with 26,000
+mines ends in its error within it, where a layout takes minutes of changes, while 255x255
+with 13,000 mines needs 7 % of it and the windows of levels on expert a few %."""
+
+STEP_OVERHEAD = 256
+"""The cost of a unit of work beside the board's cells (see :data:`WORK_PER_BUDGET`): a step
+on a small board costs more than its cells say."""
+
 CHAIN_MOVES = 8
 """Moves per mine of the ``chain`` sampler: proposed swaps of a mine with a mine-free cell,
 each accepted when the board stays guess-free (see :func:`_chain`)."""
@@ -155,29 +169,84 @@ the changes tried (perturbations, chain moves). Called after each, so it must be
 
 
 class _Watch:
-    """The time limit and the progress report of one board: counts the fresh layouts and the
-    changes, tells ``progress`` of each, and raises :class:`GenerationError` with ``failure``
-    as its message once ``time.monotonic()`` passes ``deadline``."""
+    """The work budget, time limit and progress report of one board.
 
-    __slots__ = ("changes", "deadline", "failure", "layouts", "progress")
+    Counts the fresh layouts, the changes (perturbations, chain moves) and the solver's steps
+    (every step of every solve: the search's, the verification's, the grading's), tells
+    ``progress`` of each layout and change, and raises :class:`GenerationError` with the
+    message ``failure()`` returns once ``time.monotonic()`` passes ``deadline``, or
+    ``failure(spent=...)`` (what was tried) once the work passes ``limit``: each layout,
+    change and step costs ``cells``, about one pass over the board.
+    """
 
-    def __init__(self, deadline: float | None, progress: Progress | None, failure: str) -> None:
+    __slots__ = (
+        "cells",
+        "changes",
+        "deadline",
+        "failure",
+        "layouts",
+        "limit",
+        "progress",
+        "steps",
+        "work",
+    )
+
+    def __init__(
+        self,
+        deadline: float | None,
+        progress: Progress | None,
+        failure: Callable[..., str],
+        limit: int | None = None,
+        cells: int = 1,
+    ) -> None:
         self.deadline, self.progress, self.failure = deadline, progress, failure
-        self.layouts = self.changes = 0
+        self.limit, self.cells = limit, cells
+        self.layouts = self.changes = self.steps = self.work = 0
 
     def layout(self) -> None:
-        """Count a fresh layout; raises :class:`GenerationError` when the time is up."""
+        """Count a fresh layout; raises :class:`GenerationError` when the time or the work is
+        up."""
+        self._spend()
         self.layouts += 1
         self._tell()
 
     def change(self) -> None:
-        """Count a change; raises :class:`GenerationError` when the time is up."""
+        """Count a change; raises :class:`GenerationError` when the time or the work is up."""
+        self._spend()
         self.changes += 1
         self._tell()
 
+    def step(self) -> None:
+        """Count a step of a solve; raises :class:`GenerationError` when the work is up."""
+        self._spend()
+        self.steps += 1
+
+    def play(self, engine: Engine, max_level: int, exact_levels: bool = True) -> bool:
+        """Return ``engine.play(max_level, exact_levels)``, each step counted (see
+        :meth:`step`, which raises)."""
+        while not engine.cleared():
+            self.step()
+            if not engine.step(max_level, exact_levels):
+                return False
+        return True
+
+    def _spend(self) -> None:
+        # Each layout, change and step costs about one pass over the board's cells; the one
+        # that would pass the limit is not made.
+        if self.limit is not None and self.work + self.cells > self.limit:
+            raise GenerationError(self.failure(spent=self.spent()))
+        self.work += self.cells
+
+    def spent(self) -> str:
+        """Return what was tried, for the error once the work budget is spent."""
+        return (
+            f"within the work budget ({counted(self.layouts, 'layout')}, "
+            f"{counted(self.changes, 'change')} and {counted(self.steps, 'solve step')} tried)"
+        )
+
     def _tell(self) -> None:
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise GenerationError(self.failure)
+            raise GenerationError(self.failure())
         if self.progress is not None:
             self.progress(self.layouts, self.changes)
 
@@ -293,7 +362,7 @@ def generate(
     rule: StartRule = "opening",
     start: tuple[int, int] | None = None,
     max_level: int = 5,
-    min_level: int = 1,
+    min_level: int = 0,
     budget: int = 200,
     seconds: float | None = None,
     sampler: Sampler = "auto",
@@ -306,22 +375,30 @@ def generate(
 
     ``rule`` ``opening`` keeps the start cell and its neighbours free (start: the centre unless
     given); ``safe`` keeps the start cell free (start: given, or the hint cell of the layout).
-    ``max_level``/``min_level`` bound the hardest technique the solve needs (1-5): the board's
-    grade is within them. ``budget`` bounds the work: that many fresh layouts, each perturbed up
-    to a number of times that grows with the board (:data:`SEEKING_LAYOUTS` times as many when a
-    hard point is sought, most dropped after one partial solve); ``seconds``, when given, bounds
-    the time (a board found is the same with or without it). ``progress``, when given, is told
-    the work done after each fresh layout and each change (see :data:`Progress`). Raises
-    ``ArgumentError`` for bad arguments and :class:`GenerationError` when no board was found
-    within the budget or the time: its message names the window of levels when one was asked
-    for, and for ``exact`` how many of the layouts drawn were guess-free.
+    ``max_level``/``min_level`` bound the hardest technique the solve needs: the board's grade
+    is within them (``max_level`` 1-5; ``min_level`` 0-5, where 0 admits the boards the first
+    click clears, grade 0, and 1 excludes them). ``budget`` bounds the work: that many fresh
+    layouts, each perturbed up to a number of times that grows with the board
+    (:data:`SEEKING_LAYOUTS` times as many when a hard point is sought, most dropped after one
+    partial solve); ``seconds``, when given, bounds the time (a board found is the same with or
+    without it). ``progress``, when given, is told
+    the work done after each fresh layout and each change (see :data:`Progress`). The whole
+    search shares one work budget too, ``budget`` times :data:`WORK_PER_BUDGET` units, which
+    count the solver's steps as well as the layouts and changes. Raises ``ArgumentError`` for
+    bad arguments and :class:`GenerationError` when no board was found within the budget, the
+    work budget or the time: its message names the window of levels when one was asked for,
+    what was tried when the work budget ran out, and for ``exact`` how many of the layouts
+    drawn were guess-free.
     """
     check_arguments(board, mines, rule, start, max_level, min_level)
     check_sampler(board, sampler)
     if start is None and rule == "opening":
         start = ((board.width - 1) // 2, (board.height - 1) // 2)
     deadline = None if seconds is None else time.monotonic() + seconds
-    watch = _Watch(deadline, progress, _failure(board, mines, min_level, max_level))
+    failure = functools.partial(_failure, board, mines, min_level, max_level)
+    watch = _Watch(
+        deadline, progress, failure, budget * WORK_PER_BUDGET, board.size + STEP_OVERHEAD
+    )
     chosen = choose_sampler(board, mines, rule, start, max_level, min_level, sampler)
     if chosen == "exact":
         layouts = budget * EXACT_LAYOUTS if sampler == "exact" else max(budget, AUTO_EXACT_LAYOUTS)
@@ -400,7 +477,7 @@ def _chain(
         return Generated(layout, at, level, "chain")
     swaps = SwapCheck(board)
     window = max_level < 5 or min_level > 1
-    trail = _Trail(layout, board.index(*at)) if fixed and not window else None
+    trail = _Trail(layout, board.index(*at), watch) if fixed and not window else None
     if trail is not None and not trail.cleared:
         raise AssertionError("the chain started from a layout that is not guess-free")
     for _ in range(CHAIN_MOVES * len(mined)):
@@ -415,10 +492,12 @@ def _chain(
         if trail is not None:
             if not trail.moved(candidate):
                 continue
-        elif not _clears(candidate, i):
+        elif not _clears(candidate, i, watch):
+            continue
+        if not window and not _at_least(candidate, i, min_level, watch)[0]:
             continue
         if window:
-            graded = _grade(candidate, i)
+            graded = _grade(candidate, i, watch)
             if not min_level <= graded <= max_level:
                 continue
             level = graded
@@ -440,8 +519,8 @@ class _Trail:
     (opened cells, proven mines).
     """
 
-    def __init__(self, layout: Layout, start: int) -> None:
-        self.start = start
+    def __init__(self, layout: Layout, start: int, watch: _Watch) -> None:
+        self.start, self.watch = start, watch
         states: list[tuple[int, int]] = []
         self._adopt(layout, states, self._play(Engine(layout, start), states))
 
@@ -451,14 +530,14 @@ class _Trail:
         self.cleared = end.cleared()
         self.stopped = (end.opened, end.known)
 
-    @staticmethod
-    def _play(work: Engine, states: list[tuple[int, int]]) -> Engine:
+    def _play(self, work: Engine, states: list[tuple[int, int]]) -> Engine:
         """Play ``work`` as far as it goes with the complete solver, appending its states;
-        return it."""
+        return it. Raises :class:`GenerationError` when the work budget is spent."""
         if not work.opened:
             work.reveal(work.start)
         while not work.cleared():
             states.append((work.opened, work.known))
+            self.watch.step()
             if not work.step(5, exact_levels=False):
                 break
         return work
@@ -564,22 +643,27 @@ def _reject(
         if swaps.needs_guess(layout.mines, board.start_area(i, "safe") if area is None else area):
             continue  # most layouts that need a guess are dropped here, before a solve
         if not window:
-            if _clears(layout, i):
-                return Generated(layout, at, None, "exact"), guess_free + 1
+            if not _clears(layout, i, watch):
+                continue
+            guess_free += 1
+            if _at_least(layout, i, min_level, watch)[0]:
+                return Generated(layout, at, None, "exact"), guess_free
             continue
         # Where most layouts need a guess (expert), the fast complete solve drops them sooner
         # than the window's solve does; where most are guess-free (beginner), it is work twice.
         first = 2 * guess_free < drawn
-        if first and not _clears(layout, i):
+        if first and not _clears(layout, i, watch):
             continue
-        cleared, level = _judge(layout, i, min_level, max_level)
+        cleared, level = _judge(layout, i, min_level, max_level, watch)
         guess_free += cleared
-        if level is not None and (first or _clears(layout, i)):
+        if level is not None and (first or _clears(layout, i, watch)):
             return Generated(layout, at, level, "exact"), guess_free
     return None, guess_free
 
 
-def _judge(layout: Layout, i: int, min_level: int, max_level: int) -> tuple[bool, int | None]:
+def _judge(
+    layout: Layout, i: int, min_level: int, max_level: int, watch: _Watch
+) -> tuple[bool, int | None]:
     """Return whether ``layout`` is guess-free from cell ``i``, and its grade when that is
     within ``[min_level, max_level]`` (else ``None``).
 
@@ -590,27 +674,47 @@ def _judge(layout: Layout, i: int, min_level: int, max_level: int) -> tuple[bool
     """
     work = Engine(layout, i)
     work.reveal(i)
-    if min_level > 1 and work.play(min_level - 1):
+    if min_level > 1 and watch.play(work, min_level - 1):
         return True, None
-    if work.play(max_level):
+    if watch.play(work, max_level):
         return True, work.hardest if work.hardest >= min_level else None
-    return work.play(5, exact_levels=False), None
+    return watch.play(work, 5, exact_levels=False), None
 
 
-def _clears(layout: Layout, i: int) -> bool:
+def _clears(layout: Layout, i: int, watch: _Watch) -> bool:
     """Return whether the complete solver (with the mine total) clears ``layout`` from cell
     ``i``; it stops at the first point where nothing is forced."""
     work = Engine(layout, i)
     work.reveal(i)
-    return work.play(5, exact_levels=False)
+    return watch.play(work, 5, exact_levels=False)
 
 
-def _grade(layout: Layout, i: int) -> int:
+def _opened_at_once(layout: Layout, i: int) -> bool:
+    """Return whether the first click at cell ``i`` opens every mine-free cell of ``layout``
+    (by its flood fill): the board then needs no deduction, its grade is 0."""
+    work = Engine(layout, i)
+    work.reveal(i)
+    return work.cleared()
+
+
+def _at_least(layout: Layout, i: int, min_level: int, watch: _Watch) -> tuple[bool, int | None]:
+    """Return whether the grade of ``layout`` (guess-free from cell ``i``) is at least
+    ``min_level``, and the grade when it took one to tell (``min_level`` 2 or more; below, only
+    whether the first click opens everything, grade 0, matters)."""
+    if min_level <= 0:
+        return True, None
+    if min_level == 1:
+        return not _opened_at_once(layout, i), None
+    graded = _grade(layout, i, watch)
+    return graded >= min_level, graded
+
+
+def _grade(layout: Layout, i: int, watch: _Watch) -> int:
     """Return the hardest level the solve of ``layout`` from cell ``i`` needs, the engine taking
     the lowest level at each step (the board's grade)."""
     graded = Engine(layout, i)
     graded.reveal(i)
-    graded.play(5)
+    watch.play(graded, 5)
     return graded.hardest
 
 
@@ -638,7 +742,7 @@ def _settle(
     i = board.index(*at)
     protected = board.start_area(i, "opening" if rule == "opening" else "safe")
     exact_levels = max_level < 5  # the mine total allowed: the fastest complete solve
-    trail = None if exact_levels else _Trail(layout, i)
+    trail = None if exact_levels else _Trail(layout, i, watch)
 
     def search(engine: Engine) -> Engine:
         """Return ``engine`` set up for the search: the start area kept, and (the verification
@@ -656,7 +760,7 @@ def _settle(
     best = stalled = 0
     for _ in range(tries):
         watch.change()
-        if work.play(max_level, exact_levels):
+        if watch.play(work, max_level, exact_levels):
             candidate = Layout(board, work.mines)
             hint = hint_cell(candidate) if hinted else at
             if hint != at:
@@ -668,7 +772,7 @@ def _settle(
                     work.start = i
                     work.restart()
                 else:
-                    trail = _Trail(candidate, i)
+                    trail = _Trail(candidate, i, watch)
                     work = search(trail.end)
                 continue
             if trail is not None:
@@ -678,11 +782,11 @@ def _settle(
                     # Changes undone: the quick solve used numbers that are no longer there.
                     work.resume(*trail.stopped)
                 if trail.cleared:
-                    graded = None if min_level <= 1 else _grade(candidate, i)
+                    enough, graded = _at_least(candidate, i, min_level, watch)
                     # Below the window only a fresh layout can make the board harder.
-                    return None if graded and graded < min_level else (candidate, at, graded)
+                    return (candidate, at, graded) if enough else None
             else:
-                verdict, graded = _verify(candidate, at, max_level, min_level, work.clean)
+                verdict, graded = _verify(candidate, at, max_level, min_level, work.clean, watch)
                 if verdict == "ok":
                     return candidate, at, graded
                 if verdict == "too easy":
@@ -690,7 +794,7 @@ def _settle(
                 # The quick solve went through with numbers that changed under it, or the
                 # ladder grades higher than the quick solver: replay from the start cell.
                 work.restart()
-                if work.play(max_level, exact_levels):
+                if watch.play(work, max_level, exact_levels):
                     return None
         settled = (work.opened | work.known).bit_count()
         best, stalled = (settled, 0) if settled > best else (best, stalled + 1)
@@ -742,7 +846,7 @@ def _settle_window(
     classes = _classes(board)
     perturbed = 0
     while True:
-        if work.play(min_level - 1):
+        if watch.play(work, min_level - 1):
             return None  # cleared below the window
         core, shell = _hard_point(work, max_level)
         if core and work.clean:
@@ -757,17 +861,17 @@ def _settle_window(
     best = stalled = 0
     for _ in range(tries):
         watch.change()
-        if work.play(max_level):
+        if watch.play(work, max_level):
             candidate = Layout(board, work.mines)
             if hinted and hint_cell(candidate) != at:
                 return None  # another start cell: the hard point would not hold
-            verdict, graded = _verify(candidate, at, max_level, min_level, work.clean)
+            verdict, graded = _verify(candidate, at, max_level, min_level, work.clean, watch)
             if verdict == "ok":
                 return candidate, at, graded
             if verdict == "too easy":
                 return None  # the shell was released and the hard point is bypassed
             work.restart()
-            if work.play(max_level):
+            if watch.play(work, max_level):
                 return None
         settled = (work.opened | work.known).bit_count()
         best, stalled = (settled, 0) if settled > best else (best, stalled + 1)
@@ -822,31 +926,33 @@ def _failure(
     max_level: int,
     layouts: int | None = None,
     guess_free: int | None = None,
+    spent: str | None = None,
 ) -> str:
     """Return the one-line message for a search that found no board, after ``layouts`` fresh
-    layouts or (``None``) in the time allowed: it names the window of levels when one was
-    asked for, and otherwise says the density may be impossible. For exact sampling
-    (``guess_free`` given: how many of the layouts were guess-free) it says how many were, and
-    that the perturb sampler searches instead."""
+    layouts, or ``spent`` (the work budget spent, and what was tried), or (neither given) in the
+    time allowed: it names the window of levels when one was asked for, and otherwise says the
+    density may be impossible. For exact sampling (``guess_free`` given: how many of the
+    layouts were guess-free) it says how many were, and that the perturb sampler searches
+    instead."""
     size = f"{board.width}x{board.height} board with {counted(mines, 'mine')}"
-    when = "in the time allowed" if layouts is None else f"after {layouts:,} layouts"
+    when = spent or ("in the time allowed" if layouts is None else f"after {layouts:,} layouts")
     exact = guess_free is not None
     if exact:
-        bounded = min_level > 1 or max_level < 5
+        bounded = min_level > 0 or max_level < 5
         found = f"{guess_free:,} of them guess-free" if guess_free else "none of them guess-free"
         if bounded and guess_free:
             found += ", none within the window"
         when += f" by exact sampling ({found}; --sampler perturb or chain searches)"
-    if min_level <= 1 and max_level >= 5:
-        if layouts is None or exact:
+    if min_level <= 0 and max_level >= 5:
+        if (layouts is None and spent is None) or exact:
             return f"no guess-free {size} found {when}"
         return f"no guess-free {size} found {when}: this density may be impossible from that start"
-    low, high = (f"level {n} ({LEVEL_NAMES[n]})" for n in (min_level, max_level))
+    low, high = (f"level {n} ({LEVEL_NAMES.get(n, 'none')})" for n in (min_level, max_level))
     if min_level == max_level:
         window = f"is {low}"
     elif max_level >= 5:
         window = f"is {low} or harder"
-    elif min_level <= 1:
+    elif min_level <= 0:
         window = f"is at most {high}"
     else:
         window = f"is between {low} and {high}"
@@ -854,7 +960,12 @@ def _failure(
 
 
 def _verify(
-    layout: Layout, at: tuple[int, int], max_level: int, min_level: int, replayed: bool
+    layout: Layout,
+    at: tuple[int, int],
+    max_level: int,
+    min_level: int,
+    replayed: bool,
+    watch: _Watch,
 ) -> tuple[Literal["ok", "unsolved", "too easy", "too hard"], int | None]:
     """Return the verdict of the complete solver, and with bounded levels the hardest level the
     solve needs (the engine taking the lowest level at each step, as the ladder does).
@@ -863,11 +974,11 @@ def _verify(
     the complete engine when ``max_level`` is 5): that solve is the verification.
     """
     i = layout.board.index(*at)
-    if not (replayed and max_level >= 5) and not _clears(layout, i):
+    if not (replayed and max_level >= 5) and not _clears(layout, i, watch):
         return "unsolved", None
     if max_level >= 5 and min_level <= 1:
-        return "ok", None
-    hardest = _grade(layout, i)
+        return ("ok" if _at_least(layout, i, min_level, watch)[0] else "too easy"), None
+    hardest = _grade(layout, i, watch)
     if hardest < min_level:
         return "too easy", hardest
     if hardest > max_level:
@@ -903,9 +1014,9 @@ def check_arguments(
     """
     if rule not in ("opening", "safe"):
         raise ArgumentError(f"unknown start rule {rule!r} (expected opening or safe)", name="rule")
-    for name, level in (("min_level", min_level), ("max_level", max_level)):
-        if not 1 <= level <= 5:
-            raise ArgumentError(f"level {level} is outside 1..5", name=name, allowed=(1, 5))
+    for name, level, low in (("min_level", min_level, 0), ("max_level", max_level, 1)):
+        if not low <= level <= 5:
+            raise ArgumentError(f"level {level} is outside {low}..5", name=name, allowed=(low, 5))
     if min_level > max_level:
         raise ArgumentError(
             f"the least level {min_level} is above the hardest level {max_level}",

@@ -9,7 +9,7 @@ import pytest
 
 from mineproof.board import Board, Layout
 from mineproof.errors import ArgumentError
-from mineproof.generate import CHAIN_CELLS, _clears, _Trail, generate
+from mineproof.generate import CHAIN_CELLS, _clears, _Trail, _Watch, generate
 
 from .oracle import guess_free_layouts, start_area
 
@@ -58,7 +58,8 @@ def test_a_move_is_judged_as_a_solve_from_the_start_judges_it(mines: int) -> Non
     first = generate(board, mines, rng, sampler="perturb")
     i = board.index(*first.start)
     area = board.start_area(i, "opening")
-    trail = _Trail(first.layout, i)
+    watch = _Watch(None, None, str)
+    trail = _Trail(first.layout, i, watch)
     layout = first.layout
     verdicts = set()
     for _ in range(150):
@@ -66,7 +67,7 @@ def test_a_move_is_judged_as_a_solve_from_the_start_judges_it(mines: int) -> Non
         free = [c for c in range(board.size) if not (layout.mines | area) >> c & 1]
         cells = 1 << rng.choice(mined) | 1 << rng.choice(free)
         candidate = Layout(board, layout.mines ^ cells)
-        expected = _clears(candidate, i)
+        expected = _clears(candidate, i, watch)
         assert trail.moved(candidate) == expected
         verdicts.add(expected)
         if expected:

@@ -106,8 +106,8 @@ def check_lang(lang: str) -> None:
 
 
 TECHNIQUES: dict[str, tuple[int, int]] = {
-    "any": (1, 5),
-    "gentle": (1, 2),
+    "any": (0, 5),
+    "gentle": (0, 2),
     "level3": (3, 3),
     "level4": (4, 4),
     "total": (5, 5),
