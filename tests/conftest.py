@@ -1,10 +1,17 @@
-"""Rules for the whole suite: in CI (``CI`` set, as ``.ci/run`` does) nothing skips silently."""
+"""Rules for the whole suite: in CI (``CI`` set, as ``.ci/run`` does) nothing skips silently;
+the scripts that made the tests' data (``tests/data/make_*.py``) import one another by name."""
 
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 import pytest
+
+# Here, not in the tests that use them: ``--doctest-modules`` imports those scripts too, and
+# may do so before any test module has run.
+sys.path.insert(0, str(Path(__file__).parent / "data"))
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

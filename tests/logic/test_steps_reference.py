@@ -13,19 +13,16 @@ forcing pairs of clues up to date between steps.
 from __future__ import annotations
 
 import json
-import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from make_big_steps_reference import texts_and_digest
+from make_steps_reference import hints_digest, step_text, steps_digest
 
 from mineproof.board import Board, Layout
 from mineproof.logic import grade, hint_steps, logic_steps, solve_in_steps
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "data"))
-from make_big_steps_reference import texts_and_digest
-from make_steps_reference import hints_digest, step_text, steps_digest
 
 DATA = Path(__file__).parents[1] / "data" / "steps_reference.json"
 BIG = Path(__file__).parents[1] / "data" / "big_steps_reference.json"
