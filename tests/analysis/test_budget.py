@@ -14,7 +14,7 @@ from mineproof.analysis import analyze, clear_cache
 from mineproof.analysis.counting import ComponentCount, CountTooLarge
 from mineproof.errors import TooComplexError
 
-from .hostile import lattice
+from .hostile import lattice, scattered
 
 
 def test_past_the_budget_a_clear_error_names_the_size() -> None:
@@ -42,6 +42,37 @@ def test_the_budget_is_exactly_the_work_of_the_counts_of_one_analysis() -> None:
         analyze(position, work=needed - 1)
     clear_cache()
     assert analyze(position, work=needed).arrangements > 0
+
+
+def test_a_large_scattered_position_is_too_complex_within_the_budget() -> None:
+    # Thousands of scattered ones: hundreds of small components, cheap to count one by one,
+    # whose mine counts multiply into numbers of thousands of digits. Combining them is
+    # charged to the same budget, so the analysis stops with the one-line error (before, it
+    # ran for minutes), and so does counting the arrangements that keep a cell free.
+    position = scattered(160)
+    clear_cache()
+    with pytest.raises(TooComplexError) as caught:
+        analyze(position)
+    assert "too complex to count exactly" in str(caught.value)
+    with pytest.raises(TooComplexError):
+        core.arrangements_free(position, position.covered_mask & -position.covered_mask)
+
+
+def test_the_budget_is_exactly_the_work_of_combining_many_components() -> None:
+    # The combination of the components is charged unit by unit, like the counts: the work a
+    # scattered position needs, one unit less fails, that much works.
+    position = scattered(60)
+    clear_cache()
+    with counting.counting_budget(10**12) as outer:
+        expected = analyze(position)
+    needed = outer.spent
+    counted = sum(cc.work for _, cc in core._cache.items())
+    assert needed > counted  # more than the counts of the components alone
+    clear_cache()
+    with pytest.raises(TooComplexError):
+        analyze(position, work=needed - 1)
+    clear_cache()
+    assert analyze(position, work=needed) == expected
 
 
 def test_the_memory_of_one_count_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -256,20 +256,55 @@ def cells_seen(clues: Iterable[Clue]) -> int:
 
 
 def components_of(clues: list[Clue]) -> list[Component]:
-    """Return the independent components of the clues (cells shared link two clues)."""
-    comps: list[Component] = []
-    for clue in clues:
+    """Return the independent components of the clues (cells shared link two clues).
+
+    The components come in the order of their last clue, each listing that clue first and
+    then, recursively, the components it joined in the same order: the order of merging the
+    clues one by one into a list of components. The work grows with the clues' cells (a
+    union-find over them), not with clues times components.
+
+    >>> comps = components_of([Clue(0, 0b11, 1), Clue(5, 0b1100, 1), Clue(6, 0b110, 1)])
+    >>> [[clue.cell for clue in comp.clues] for comp in comps]
+    [[6, 0, 5]]
+    """
+    parent = list(range(len(clues)))
+    joined: list[list[int]] = [[] for _ in clues]  # per clue, the components it joined
+    owner: dict[int, int] = {}  # cell -> a clue that sees it
+    for i, clue in enumerate(clues):
         mask = clue.mask
-        merged = Component(mask, [clue])
-        keep = []
-        for comp in comps:
-            if comp.mask & mask:
-                merged.mask |= comp.mask
-                merged.clues.extend(comp.clues)
-            else:
-                keep.append(comp)
-        keep.append(merged)
-        comps = keep
+        roots = set()
+        if mask:
+            low = (mask & -mask).bit_length() - 1
+            near = mask >> low
+            while near:
+                bit = near & -near
+                cell = low + bit.bit_length() - 1
+                near ^= bit
+                j = owner.get(cell)
+                owner[cell] = i
+                if j is None:
+                    continue
+                while parent[j] != j:
+                    parent[j] = parent[parent[j]]
+                    j = parent[j]
+                roots.add(j)
+        for j in sorted(roots):
+            if j != i:
+                parent[j] = i
+                joined[i].append(j)
+    comps: list[Component] = []
+    for i, up in enumerate(parent):
+        if up != i:
+            continue
+        found: list[Clue] = []
+        seen = 0
+        stack = [i]
+        while stack:
+            j = stack.pop()
+            found.append(clues[j])
+            seen |= clues[j].mask
+            stack.extend(reversed(joined[j]))
+        comps.append(Component(seen, found))
     return comps
 
 

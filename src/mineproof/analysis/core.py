@@ -8,6 +8,7 @@ a choice of ``k`` mines on the frontier leaves ``C(U, M - k)`` ways to place the
 
 from __future__ import annotations
 
+import heapq
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -27,7 +28,12 @@ from mineproof.analysis.constraints import (
     new_clue,
     propagate,
 )
-from mineproof.analysis.counting import ComponentCount, counting_budget
+from mineproof.analysis.counting import (
+    ComponentCount,
+    counting_budget,
+    current_budget,
+    product_cost,
+)
 from mineproof.board import iter_bits
 from mineproof.errors import FormatError
 from mineproof.position import Position
@@ -160,11 +166,16 @@ def decimal(n: int) -> str:
 
 
 def _mul(a: list[int], b: list[int], limit: int) -> list[int]:
-    """Return the product of two polynomials, cut after degree ``limit``."""
-    out = [0] * min(len(a) + len(b) - 1, limit + 1)
-    for i, x in enumerate(a):
+    """Return the product of two polynomials, cut after degree ``limit`` (empty below 0).
+
+    >>> _mul([1, 1], [1, 2, 1], 2)
+    [1, 3, 3]
+    """
+    length = max(0, min(len(a) + len(b) - 1, limit + 1))
+    out = [0] * length
+    for i, x in enumerate(a[:length]):
         if x:
-            for j, y in enumerate(b[: limit + 1 - i]):
+            for j, y in enumerate(b[: length - i]):
                 out[i + j] += x * y
     return out
 
@@ -340,13 +351,91 @@ def component_counts(clues: list[Clue], cap: int) -> list[tuple[list[int], Compo
     return out
 
 
-def _with_outside(full: list[int], u: int, left: int) -> tuple[list[int], int]:
-    """Return ``(rest, total)`` for the clues' arrangements ``full`` (``full[j]``: those with
-    ``j`` mines): ``rest[j]``, the ways to place the other ``left - j`` mines on the ``u`` cells
-    no clue touches, and the number of arrangements of the whole. Raises
-    :class:`Contradiction` when there is none."""
-    rest = _binomials_down(u, left, len(full))
-    total = sum(p * r for p, r in zip(full, rest, strict=True))
+def _correlate(b: list[int], ctx: list[int], n: int) -> list[int]:
+    """Return ``out[i] = sum over t of b[t] * ctx[i + t]`` for ``i`` in ``0..n-1``, ``ctx``
+    being zero past its end.
+
+    >>> _correlate([1, 2], [10, 20, 30], 4)
+    [50, 80, 30, 0]
+    """
+    out = []
+    for i in range(n):
+        acc = 0
+        for t, x in enumerate(b[: max(0, len(ctx) - i)]):
+            if x:
+                acc += x * ctx[i + t]
+        out.append(acc)
+    return out
+
+
+class _Product:
+    """The product of the components' mine-count polynomials, cut after ``left`` mines,
+    multiplied out in a tree: the two shortest partial products first (Huffman's order), so
+    that hundreds of components cost about the square of the product's length, not that
+    times their number, and the components with one mine count (length one) cost next to
+    nothing. Every multiplication is charged to the counting budget.
+
+    ``lo`` and ``coeffs`` are the product: ``coeffs[j]`` arrangements of the clues' cells with
+    ``lo + j`` mines. Raises :class:`~mineproof.analysis.counting.CountTooLarge` past the
+    budget.
+    """
+
+    def __init__(self, comps: list[tuple[list[int], ComponentCount]], left: int, clues: int):
+        self.clues = clues
+        self.cells = sum(sum(cc.sizes) for _, cc in comps)
+        self.budget = current_budget()
+        # Nodes: the components' polynomials (lowest mine count, coefficients from there),
+        # then the partial products, each with the two nodes it multiplies.
+        self.polys: list[tuple[int, list[int]]] = []
+        for _, cc in comps:
+            self.polys.append((cc.fewest, cc.weights[cc.fewest :]))
+        self.children: list[tuple[int, int]] = []
+        heap = [(len(co), j) for j, (_, co) in enumerate(self.polys)]
+        heapq.heapify(heap)
+        while len(heap) > 1:
+            _, a = heapq.heappop(heap)
+            _, b = heapq.heappop(heap)
+            alo, aco = self.polys[a]
+            blo, bco = self.polys[b]
+            self.budget.charge(product_cost(aco, bco), clues, self.cells)
+            self.polys.append((alo + blo, _mul(aco, bco, left - alo - blo)))
+            self.children.append((a, b))
+            heapq.heappush(heap, (len(self.polys[-1][1]), len(self.polys) - 1))
+        self.lo, self.coeffs = self.polys[-1] if self.polys else (0, [1])
+
+    def completions(self, rest: list[int]) -> list[list[int]]:
+        """Return per component ``w``, ``w[k]`` being the ways to complete an arrangement of
+        its cells with ``k`` mines into one of the whole: the sum over the other components'
+        mine counts ``j`` of their arrangements times ``rest[j + k - lo]`` (``rest[i]``: the
+        ways to place what is left of the mines with ``lo + i`` on the clues' cells).
+
+        Walks the tree from the top: a node's completions, correlated with one child's
+        polynomial, are the other child's. Raises
+        :class:`~mineproof.analysis.counting.CountTooLarge` past the budget."""
+        polys = self.polys
+        leaves = len(polys) - len(self.children)
+        ctx: list[list[int]] = [[] for _ in polys]
+        if polys:
+            ctx[-1] = rest
+        for node in range(len(polys) - 1, leaves - 1, -1):
+            a, b = self.children[node - leaves]
+            above = ctx[node]
+            aco, bco = polys[a][1], polys[b][1]
+            self.budget.charge(
+                product_cost(aco, above) + product_cost(bco, above), self.clues, self.cells
+            )
+            ctx[a] = _correlate(bco, above, len(aco))
+            ctx[b] = _correlate(aco, above, len(bco))
+            ctx[node] = []
+        return [[0] * polys[c][0] + ctx[c] for c in range(leaves)]
+
+
+def _with_outside(full: _Product, u: int, left: int) -> tuple[list[int], int]:
+    """Return ``(rest, total)`` for the clues' arrangements ``full``: ``rest[j]``, the ways to
+    place the other ``left - full.lo - j`` mines on the ``u`` cells no clue touches, and the
+    number of arrangements of the whole. Raises :class:`Contradiction` when there is none."""
+    rest = _binomials_down(u, left - full.lo, len(full.coeffs))
+    total = sum(p * r for p, r in zip(full.coeffs, rest, strict=True))
     if total == 0:
         raise Contradiction(())
     return rest, total
@@ -358,50 +447,20 @@ def _combine(clues: list[Clue], outside: int, left: int) -> tuple[int, int, list
     ``clues`` must be reduced (no cell of theirs known, none in ``outside``). Returns
     ``(total, per_outside, boxes)``: the number of arrangements, the number with a mine in any
     one outside cell, and per box ``(mask, the number with a mine in any one of its cells)``.
-    Raises :class:`Contradiction` when there is no arrangement.
+    Raises :class:`Contradiction` when there is no arrangement and
+    :class:`~mineproof.analysis.counting.CountTooLarge` past the counting budget.
     """
     u = outside.bit_count()
     comps = component_counts(clues, left)
-    n = len(comps)
-    # prefix[c]: the product of the weights of the components before c; full: of them all.
-    prefix = [[1]]
-    for _, cc in comps:
-        prefix.append(_mul(prefix[-1], cc.weights, left))
-    full = prefix[n]
+    full = _Product(comps, left, len(clues))
     rest, total = _with_outside(full, u, left)
     # C(u - 1, m - 1) = C(u, m) * m / u: the placements with a given outside cell mined.
-    per_outside = (
-        sum(p * r * (left - k) for k, (p, r) in enumerate(zip(full, rest, strict=True))) // u
-        if u
-        else 0
-    )
-    # The ways to complete an arrangement of component c with k mines are
-    # w[k] = sum over j of others[j] * rest[k + j], others being the product of every other
-    # component's weights. Rather than multiply out each others (a product of two long
-    # polynomials per component), fold rest into the components from the last one back:
-    # after[c][m] = sum over j of (product of the weights of components c+1..n-1)[j] * rest[m + j].
-    # Then w[k] = sum over a of prefix[c][a] * after[c][k + a]: each step costs the length of
-    # the polynomials times a component's few mine counts, never a length squared.
-    size = len(full)
-    after: list[list[int]] = [rest]
-    for c in range(n - 1, 0, -1):
-        weights = comps[c][1].weights
-        nxt = after[-1]
-        after.append(
-            [
-                sum(x * nxt[m + k] for k, x in enumerate(weights[: size - m]) if x)
-                for m in range(size)
-            ]
-        )
-    after.reverse()  # after[c] folds the components after c (after[n - 1]: rest alone)
+    pairs = enumerate(zip(full.coeffs, rest, strict=True))
+    per_outside = sum(p * r * (left - full.lo - k) for k, (p, r) in pairs) // u if u else 0
     boxes_out: list[tuple[int, int]] = []
-    for c, (boxes, cc) in enumerate(comps):
-        tail = after[c]
-        head = prefix[c]
-        w = [
-            sum(p * tail[k + a] for a, p in enumerate(head[: size - k]) if p)
-            for k in range(len(cc.weights))
-        ]
+    for (boxes, cc), w in zip(comps, full.completions(rest), strict=True):
+        # The backward pass repeats the count's steps with the completions' large numbers.
+        full.budget.charge(cc.work * (1 + (max(w).bit_length() >> 10)), full.clues, full.cells)
         for box, expected in zip(boxes, cc.box_mines(w), strict=True):
             boxes_out.append((box, expected // box.bit_count()))
     return total, per_outside, boxes_out
@@ -441,9 +500,7 @@ def count_total(unknown: int, mines: int, clues: list[Clue]) -> int:
     ``clues``: ``count_constraints(...).total`` without counting where the mines are (cheaper
     when only how many matters). Raises :class:`Contradiction` when there is none."""
     _, _, clues, outside, left = _reduced(unknown, mines, clues)
-    full = [1]
-    for _, cc in component_counts(clues, left):
-        full = _mul(full, cc.weights, left)
+    full = _Product(component_counts(clues, left), left, len(clues))
     return _with_outside(full, outside.bit_count(), left)[1]
 
 

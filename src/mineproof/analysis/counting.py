@@ -18,7 +18,15 @@ from math import comb, log2
 
 from mineproof.errors import TooComplexError
 
-__all__ = ["COUNT_MEMORY", "COUNT_WORK", "ComponentCount", "CountTooLarge", "counting_budget"]
+__all__ = [
+    "COUNT_MEMORY",
+    "COUNT_WORK",
+    "ComponentCount",
+    "CountTooLarge",
+    "counting_budget",
+    "current_budget",
+    "product_cost",
+]
 
 COUNT_WORK = 16_000_000
 """The work of one count when no budget is shared: coefficient operations of the forward pass,
@@ -73,6 +81,13 @@ class _Budget:
             budget = budget.parent
         return over
 
+    def charge(self, units: int, clues: int, cells: int) -> None:
+        """Charge ``units`` as :meth:`spend` does. Raises :class:`CountTooLarge` (naming
+        ``clues`` numbers over ``cells`` covered cells) when a budget is spent past its limit."""
+        over = self.spend(units)
+        if over is not None:
+            raise CountTooLarge(clues, cells, over.limit)
+
 
 _SHARED: ContextVar[_Budget | None] = ContextVar("mineproof_count_budget", default=None)
 
@@ -90,6 +105,24 @@ def counting_budget(limit: int) -> Iterator[_Budget]:
         yield budget
     finally:
         _SHARED.reset(token)
+
+
+def current_budget() -> _Budget:
+    """Return the budget of the enclosing :func:`counting_budget` block, or outside any, a new
+    budget of :data:`COUNT_WORK` for the caller's one piece of work."""
+    return _SHARED.get() or _Budget(COUNT_WORK)
+
+
+def product_cost(a: Sequence[int], b: Sequence[int]) -> int:
+    """Return the work of multiplying every coefficient of ``a`` by every one of ``b``: one
+    unit each while the numbers are small, more as the product of their sizes grows (a
+    multiplication of numbers of 6,000 and 1,500 bits, some 12 microseconds here, costs 140).
+
+    >>> product_cost([1, 2], [3, 4, 5])
+    6
+    """
+    bits = sum(x.bit_length() for x in a) * sum(x.bit_length() for x in b)
+    return len(a) * len(b) + (bits >> 16)
 
 
 # Binomials for box sizes: a box lies inside one clue's neighbourhood, so it has at most 8 cells.
@@ -208,7 +241,7 @@ class ComponentCount:
         self.greedy = greedy
         # The narrowest of the orders offered (sweeps of the board) and the greedy one.
         self.order = min([greedy, *orders], key=lambda o: _width(o, box_clues, counts))
-        budget = _SHARED.get() or _Budget(COUNT_WORK)
+        budget = current_budget()
         self._forward(box_clues, clue_boxes, counts, max_mines, budget)
         self._forced: tuple[tuple[bool, ...], tuple[bool, ...]] | None = None
         support = [k for k, w in enumerate(self.weights) if w]
