@@ -459,8 +459,6 @@ def _combine(clues: list[Clue], outside: int, left: int) -> tuple[int, int, list
     per_outside = sum(p * r * (left - full.lo - k) for k, (p, r) in pairs) // u if u else 0
     boxes_out: list[tuple[int, int]] = []
     for (boxes, cc), w in zip(comps, full.completions(rest), strict=True):
-        # The backward pass repeats the count's steps with the completions' large numbers.
-        full.budget.charge(cc.work * (1 + (max(w).bit_length() >> 10)), full.clues, full.cells)
         for box, expected in zip(boxes, cc.box_mines(w), strict=True):
             boxes_out.append((box, expected // box.bit_count()))
     return total, per_outside, boxes_out
