@@ -35,7 +35,7 @@ from mineproof.analysis.counting import (
     product_cost,
 )
 from mineproof.board import iter_bits
-from mineproof.errors import FormatError
+from mineproof.errors import ArgumentError, FormatError
 from mineproof.position import Position
 
 __all__ = [
@@ -74,8 +74,16 @@ class Analysis:
     mine_mask: int
 
     def probability(self, x: int, y: int) -> Fraction | None:
-        """Return the exact mine probability of cell ``(x, y)``; ``None`` for an opened cell."""
-        n = self.mine_counts[self.position.board.index(x, y)]
+        """Return the exact mine probability of cell ``(x, y)``; ``None`` for an opened cell.
+
+        Raises :class:`~mineproof.errors.ArgumentError` for a cell off the board."""
+        board = self.position.board
+        if not (0 <= x < board.width and 0 <= y < board.height):
+            raise ArgumentError(
+                f"cell ({x}, {y}) is off the {board.width}x{board.height} board: x is 0 to "
+                f"{board.width - 1}, y 0 to {board.height - 1}"
+            )
+        n = self.mine_counts[board.index(x, y)]
         return None if n < 0 else Fraction(n, self.arrangements)
 
     def probabilities(self) -> list[list[Fraction | None]]:
@@ -224,8 +232,14 @@ def analyze(
     and the mine total, naming a minimal set of conflicting clues (a small one, not minimal,
     when narrowing it down would pass the budget), and
     :class:`~mineproof.errors.TooComplexError` (naming the size of the problem) when counting
-    would need more than ``work``.
+    would need more than ``work``; ``TypeError`` when ``position`` is not a
+    :class:`~mineproof.position.Position` (text is read by ``Position.parse``).
     """
+    if not isinstance(position, Position):
+        raise TypeError(
+            f"analyze takes a Position, not {type(position).__name__} "
+            "(for text: Position.parse(text); for a file: mineproof.formats.load_position)"
+        )
     with counting_budget(work):
         try:
             return _analyze(position, trust_flags)
