@@ -396,6 +396,7 @@ class _Product:
 
     def __init__(self, comps: list[tuple[list[int], ComponentCount]], left: int, clues: int):
         self.clues = clues
+        self.groups = len(comps)
         self.cells = sum(sum(cc.sizes) for _, cc in comps)
         self.budget = current_budget()
         # Nodes: the components' polynomials (lowest mine count, coefficients from there),
@@ -411,7 +412,7 @@ class _Product:
             _, b = heapq.heappop(heap)
             alo, aco = self.polys[a]
             blo, bco = self.polys[b]
-            self.budget.charge(product_cost(aco, bco), clues, self.cells)
+            self.budget.charge(product_cost(aco, bco), clues, self.cells, self.groups)
             self.polys.append((alo + blo, _mul(aco, bco, left - alo - blo)))
             self.children.append((a, b))
             heapq.heappush(heap, (len(self.polys[-1][1]), len(self.polys) - 1))
@@ -435,9 +436,8 @@ class _Product:
             a, b = self.children[node - leaves]
             above = ctx[node]
             aco, bco = polys[a][1], polys[b][1]
-            self.budget.charge(
-                product_cost(aco, above) + product_cost(bco, above), self.clues, self.cells
-            )
+            cost = product_cost(aco, above) + product_cost(bco, above)
+            self.budget.charge(cost, self.clues, self.cells, self.groups)
             ctx[a] = _correlate(bco, above, len(aco))
             ctx[b] = _correlate(aco, above, len(bco))
             ctx[node] = []

@@ -41,15 +41,22 @@ each while the numbers are small), a state counting as ten: a few hundred MB at 
 
 class CountTooLarge(TooComplexError):
     """Raised when a count needs more work than its budget: ``clues`` numbers linked by shared
-    cells over ``cells`` covered cells, past ``limit`` units of work."""
+    cells over ``cells`` covered cells, past ``limit`` units of work; or, with ``groups`` over
+    one, the numbers of that many independent groups, whose counts combined need it."""
 
-    def __init__(self, clues: int, cells: int, limit: int) -> None:
+    def __init__(self, clues: int, cells: int, limit: int, groups: int = 1) -> None:
         self.clues = clues
         self.cells = cells
         self.limit = limit
-        size = f"a group of {clues} numbers over {cells} covered cells"
+        self.groups = groups
+        if groups > 1:
+            size = f"{clues} numbers in {groups} independent groups over {cells} covered cells"
+            verb = "need"
+        else:
+            size = f"a group of {clues} numbers over {cells} covered cells"
+            verb = "needs"
         super().__init__(
-            f"too complex to count exactly: {size} needs more than {limit:,} steps of counting",
+            f"too complex to count exactly: {size} {verb} more than {limit:,} steps of counting",
             size=size,
         )
 
@@ -81,12 +88,13 @@ class _Budget:
             budget = budget.parent
         return over
 
-    def charge(self, units: int, clues: int, cells: int) -> None:
+    def charge(self, units: int, clues: int, cells: int, groups: int = 1) -> None:
         """Charge ``units`` as :meth:`spend` does. Raises :class:`CountTooLarge` (naming
-        ``clues`` numbers over ``cells`` covered cells) when a budget is spent past its limit."""
+        ``clues`` numbers in ``groups`` groups over ``cells`` covered cells) when a budget is
+        spent past its limit."""
         over = self.spend(units)
         if over is not None:
-            raise CountTooLarge(clues, cells, over.limit)
+            raise CountTooLarge(clues, cells, over.limit, groups)
 
 
 _SHARED: ContextVar[_Budget | None] = ContextVar("mineproof_count_budget", default=None)
