@@ -115,8 +115,8 @@ def _as_text(data: bytes) -> str | None:
     """Return ``data`` as text (UTF-8, a leading byte-order mark dropped), or ``None`` when it is
     not text: not UTF-8, or holding a control character other than whitespace. Raises nothing."""
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
+        text = decode_text(data)
+    except FormatError:
         return None
     return None if _CONTROL.search(text) else text
 

@@ -202,8 +202,7 @@ def hint_steps(
         # Walk towards the cells the lower techniques reach, not towards every safe cell. On a
         # board of many proven mines the walk is long all the same (a review's expert board:
         # some 70 one-clue mines before its level-2 safe cell; cut to the two steps needed).
-        if not first.mine & reached:
-            first = Ladder(view, cons).best(reached, budget, lead=True) or first
+        first = Ladder(view, cons).best(reached, budget, lead=True) or first
         path = _path(view, clues, first, reached, budget)
         if path and max(d.level for d in path) < lowest:
             return path
@@ -250,11 +249,7 @@ board, about a second either way."""
 
 
 def _path(
-    view: Position,
-    clues: dict[int, Clue],
-    first: Deduction,
-    goal: int,
-    budget: Work,
+    view: Position, clues: dict[int, Clue], first: Deduction, goal: int, budget: Work
 ) -> list[Deduction]:
     """Return the lowest-level steps from ``first`` to the first safe cell, keeping only those
     the last step depends on (its premises' numbers see their mines); empty when the walk is
@@ -279,8 +274,7 @@ def _path(
         refresh_clues(view, clues, deduction.mine)
         if not walk.spend(len(clues)):
             return []
-        ladder = Ladder(view, _constraints(view, clues))
-        found = ladder.best(goal, budget, lead=True)
+        found = Ladder(view, _constraints(view, clues)).best(goal, budget, lead=True)
         if found is None:
             return []
         deduction = found
