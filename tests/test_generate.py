@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import re
 import time
@@ -318,6 +319,10 @@ def test_the_work_budget_stops_a_hopeless_search() -> None:
     assert message.startswith("no guess-free 100x100 board with 6,000 mines found")
     done = sum(int(n.replace(",", "")) for n in tried.groups()) * (board.size + STEP_OVERHEAD)
     assert WORK_PER_BUDGET // 2 < done <= WORK_PER_BUDGET
+    # The counts are data too, the same as the words, and survive the trip from a worker.
+    error = pickle.loads(pickle.dumps(caught.value))
+    counts = (error.layouts, error.changes, error.steps)
+    assert counts == tuple(int(n.replace(",", "")) for n in tried.groups())
 
 
 def test_a_time_limit_does_not_change_the_board_found() -> None:
@@ -605,6 +610,7 @@ def test_an_exact_failure_says_how_many_layouts_were_guess_free(
         f"({LEVEL_NAMES[4]}) found after 60 layouts by exact sampling ({guess_free} of them "
         "guess-free, none within the window; --sampler perturb or chain searches)"
     )
+    assert (caught.value.layouts, caught.value.guess_free) == (60, guess_free)
 
 
 @pytest.mark.parametrize(

@@ -160,7 +160,26 @@ window allows). Boards made without a window rarely need more than a dozen."""
 
 class GenerationError(TooComplexError):
     """No guess-free board was found within the work bound (the density may be impossible, or
-    the window of levels not met)."""
+    the window of levels not met).
+
+    What was tried is data as well as words: ``layouts`` fresh layouts drawn, ``changes``
+    changes tried (perturbations, chain moves), ``steps`` solve steps, and for exact sampling
+    ``guess_free``, how many of the layouts were guess-free (otherwise ``None``).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        size: str = "",
+        layouts: int = 0,
+        changes: int = 0,
+        steps: int = 0,
+        guess_free: int | None = None,
+    ) -> None:
+        super().__init__(message, size=size)
+        self.layouts, self.changes, self.steps = layouts, changes, steps
+        self.guess_free = guess_free
 
 
 Progress = Callable[[int, int], None]
@@ -234,7 +253,7 @@ class _Watch:
         # Each layout, change and step costs about one pass over the board's cells; the one
         # that would pass the limit is not made.
         if self.limit is not None and self.work + self.cells > self.limit:
-            raise GenerationError(self.failure(spent=self.spent()))
+            raise self.error(self.failure(spent=self.spent()))
         self.work += self.cells
 
     def spent(self) -> str:
@@ -244,9 +263,19 @@ class _Watch:
             f"{counted(self.changes, 'change')} and {counted(self.steps, 'solve step')} tried)"
         )
 
+    def error(self, message: str, guess_free: int | None = None) -> GenerationError:
+        """Return the :class:`GenerationError` with ``message`` and what was tried so far."""
+        return GenerationError(
+            message,
+            layouts=self.layouts,
+            changes=self.changes,
+            steps=self.steps,
+            guess_free=guess_free,
+        )
+
     def _tell(self) -> None:
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise GenerationError(self.failure())
+            raise self.error(self.failure())
         if self.progress is not None:
             self.progress(self.layouts, self.changes)
 
@@ -408,7 +437,9 @@ def generate(
         if exact is not None:
             return exact
         if sampler == "exact":
-            raise GenerationError(_failure(board, mines, min_level, max_level, layouts, guess_free))
+            raise watch.error(
+                _failure(board, mines, min_level, max_level, layouts, guess_free), guess_free
+            )
     found = _search(board, mines, rng, rule, start, max_level, min_level, budget, watch)
     if chosen == "chain":
         return _chain(found, rng, rule, start is not None, max_level, min_level, watch)
@@ -443,7 +474,7 @@ def _search(
         )
         if found is not None:
             return Generated(*found)
-    raise GenerationError(_failure(board, mines, min_level, max_level, layouts))
+    raise watch.error(_failure(board, mines, min_level, max_level, layouts))
 
 
 def _chain(
