@@ -4,6 +4,7 @@ from mineproof.explain.hint import Advice, Hint, hint, step_texts
 from mineproof.explain.text import (
     DECIMAL_SEPARATORS,
     LANGUAGES,
+    PERCENT_SIGNS,
     article,
     best_guess_text,
     cells_text,
@@ -22,6 +23,7 @@ from mineproof.explain.text import (
 __all__ = [
     "DECIMAL_SEPARATORS",
     "LANGUAGES",
+    "PERCENT_SIGNS",
     "Advice",
     "Hint",
     "article",

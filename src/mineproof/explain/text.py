@@ -28,6 +28,7 @@ from mineproof.render.text import percents
 __all__ = [
     "DECIMAL_SEPARATORS",
     "LANGUAGES",
+    "PERCENT_SIGNS",
     "article",
     "best_guess_text",
     "cells_text",
@@ -58,6 +59,20 @@ DECIMAL_SEPARATORS = {
     "ru": ",",
 }
 """How each language writes the decimal separator (as CLDR has it; Babel is not needed to run)."""
+
+PERCENT_SIGNS = {
+    "en": "%",
+    "ko": "%",
+    "ja": "%",
+    "zh": "%",
+    "es": "\u00a0%",
+    "fr": "\u202f%",
+    "de": "\u00a0%",
+    "pt": "%",
+    "ru": "\u00a0%",
+}
+"""How each language writes the percent sign after a number, with the no-break space (narrow in
+French) that some put before it (CLDR's percent patterns)."""
 
 LOCALES = Path(__file__).parent / "locales"
 _DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")
@@ -115,10 +130,13 @@ def percent_texts(lang: str, *ps: float) -> tuple[str, ...]:
     (:func:`~mineproof.render.text.percents`), written with the language's decimal separator.
     Raises ``MineproofError`` for an unknown language.
 
-    >>> percent_texts("de", 0.093, 0.0905)
-    ('9,3%', '9,0%')
+    >>> percent_texts("de", 0.093, 0.0905) == ("9,3\u00a0%", "9,0\u00a0%")
+    True
+    >>> percent_texts("en", 0.004, 0.5)
+    ('<1%', '50%')
     """
-    return tuple(decimal_text(p, lang) for p in percents(*ps))
+    translations(lang)  # checks the language
+    return tuple(decimal_text(p, lang).replace("%", PERCENT_SIGNS[lang]) for p in percents(*ps))
 
 
 def article(number: str) -> str:
