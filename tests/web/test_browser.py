@@ -1355,6 +1355,10 @@ def test_the_new_texts_follow_the_language_and_the_statistics_chart_the_times(
     page.select_option("#lang", "de")
     page.wait_for_function("document.documentElement.lang === 'de'")
     assert "Ohne Hilfe" in rows.filter(has_text="Zufällig").inner_text()
+    # Figures as German writes them: a decimal comma, a no-break space before the % sign.
+    cells = rows.filter(has_text="Zufällig").locator("td")
+    rate, best = (cells.nth(k).text_content() or "" for k in (5, 7))
+    assert re.fullmatch(r"\d+\u00a0%", rate) and re.fullmatch(r"\d+,\d s", best), (rate, best)
     assert page.inner_text("#stats-table thead").count("Beste Serie") == 1
     assert "Siegeszeiten" in (page.locator("#charts svg").first.get_attribute("aria-label") or "")
     _shot(page, "statistics-de", tmp_path)

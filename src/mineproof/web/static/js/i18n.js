@@ -22,6 +22,20 @@ export async function loadLanguage(api, lang) {
   document.documentElement.lang = lang;
 }
 
+// Return `x` with `digits` decimals as the page's language writes it (a decimal comma in
+// French, German, Spanish, Portuguese and Russian), without grouping, as the server's texts do.
+export function decimal(x, digits) {
+  return new Intl.NumberFormat(current, {
+    minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false,
+  }).format(x);
+}
+
+// Return `n` (0-100) as a whole percentage, with the sign as the page's language writes it
+// ("45%", "45 %" with a no-break space in German, a narrow one in French).
+export function percentText(n) {
+  return new Intl.NumberFormat(current, { style: "percent", maximumFractionDigits: 0 }).format(n / 100);
+}
+
 // Return the string `key` with its {placeholders} filled from `vars`.
 export function t(key, vars = {}) {
   let text = table[key] ?? key;

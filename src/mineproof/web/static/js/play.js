@@ -8,7 +8,7 @@
 
 import { BoardView, COVERED, FLAG, cellName, codeLook, look } from "./board.js";
 import { STAGES, hintCells, hintMarks, hintWords, isGuess } from "./hint.js";
-import { TECHNIQUE_NAMES, t } from "./i18n.js";
+import { TECHNIQUE_NAMES, decimal, t } from "./i18n.js";
 import { el, saved, showMessage } from "./util.js";
 
 const TEMPLATE = `
@@ -274,7 +274,7 @@ export const playView = {
         }
         setGame(result, probabilities);
         if (result.state === "won") {
-          s.message = { label: "won_short", key: "won_message", vars: { time: result.elapsed.toFixed(1) } };
+          s.message = { label: "won_short", key: "won_message", vars: { time: decimal(result.elapsed, 1) } };
         } else if (result.state === "lost") {
           s.message = lostMessage(result);
         } else if (result.tutor && q("tutor").checked) {

@@ -10,7 +10,7 @@
 
 import { ApiError } from "./api.js";
 import { BoardView, COVERED, FLAG, cellName, codeLook, look } from "./board.js";
-import { t } from "./i18n.js";
+import { decimal, t } from "./i18n.js";
 import { el, markPending, saved, showMessage } from "./util.js";
 
 const TEMPLATE = `
@@ -225,7 +225,7 @@ export const reviewView = {
       const current = s.step ? review.clicks[s.step - 1] : null;
       const words = q("review-click");
       if (current) {
-        const when = current.time === null ? "" : ` · ${current.time.toFixed(2)} s`;
+        const when = current.time === null ? "" : ` · ${decimal(current.time, 2)} s`;
         showMessage(words, { label: `#${current.number}${when}`, text: clickWords(current) });
       } else {
         showMessage(words);

@@ -2,7 +2,7 @@
 // (abandoned ones count as lost), won, streaks and best times, and a chart of the winning times
 // without help, drawn as SVG here.
 
-import { TECHNIQUE_NAMES, t } from "./i18n.js";
+import { TECHNIQUE_NAMES, decimal, percentText, t } from "./i18n.js";
 import { el } from "./util.js";
 
 const TEMPLATE = `
@@ -55,12 +55,12 @@ function chart(row) {
   const x = (i) => left + (times.length === 1 ? (w - left) / 2 : (i * (w - left - 8)) / (times.length - 1));
   const y = (v) => h - bottom - (v / top) * (h - bottom - 8);
   const title = `${levelName(row)}, ${boardName(row)}`;
-  const label = t("chart_label", { board: title, n: times.length, best: row.best_time.toFixed(1) });
+  const label = t("chart_label", { board: title, n: times.length, best: decimal(row.best_time, 1) });
   const picture = svg("svg", { width: w, height: h, viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": label });
   picture.append(
     svg("line", { class: "axis", x1: left, y1: h - bottom, x2: w, y2: h - bottom }),
     svg("line", { class: "axis", x1: left, y1: 4, x2: left, y2: h - bottom }),
-    svg("text", { x: left - 4, y: y(most) + 4, "text-anchor": "end" }, most.toFixed(most < 10 ? 1 : 0)),
+    svg("text", { x: left - 4, y: y(most) + 4, "text-anchor": "end" }, decimal(most, most < 10 ? 1 : 0)),
     svg("text", { x: left - 4, y: h - bottom, "text-anchor": "end" }, "0"),
     svg("text", { x: w - 2, y: h - 4, "text-anchor": "end" }, `${times.length} ${t("chart_games")}`),
     svg("line", { class: "best", x1: left, y1: y(row.best_time), x2: w, y2: y(row.best_time) }),
@@ -68,7 +68,7 @@ function chart(row) {
   );
   for (const [i, v] of times.entries()) {
     const dot = svg("circle", { class: "dot", cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: 2.5 });
-    dot.appendChild(svg("title", {}, `${v.toFixed(1)} s`));
+    dot.appendChild(svg("title", {}, `${decimal(v, 1)} s`));
     picture.appendChild(dot);
   }
   return el("figure", { class: "chart" }, picture, el("figcaption", {}, label));
@@ -90,12 +90,12 @@ export const statsView = {
         [row.assisted ? t("assisted") : t("unassisted"), false],
         [row.played, true],
         [row.won, true],
-        [row.played ? Math.round((100 * row.won) / row.played) + " %" : "–", true],
+        [row.played ? percentText((100 * row.won) / row.played) : "–", true],
         [row.abandoned, true],
-        [row.best_time === null ? "–" : row.best_time.toFixed(1) + " s", true],
+        [row.best_time === null ? "–" : decimal(row.best_time, 1) + " s", true],
         [row.streak, true],
         [row.best_streak, true],
-        [row.guesses_per_game === null ? "–" : row.guesses_per_game.toFixed(2), true],
+        [row.guesses_per_game === null ? "–" : decimal(row.guesses_per_game, 2), true],
       ].map(([text, num]) => el("td", { class: num ? "num" : null }, String(text))))));
       panel.querySelector("#no-stats").hidden = s.stats === null || stats.length > 0;
       panel.querySelector("#charts").replaceChildren(
