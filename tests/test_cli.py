@@ -697,7 +697,6 @@ def test_mines_with_a_level_replaces_its_mine_count(capsys: pytest.CaptureFixtur
         ("3x1x1\n01F\n", [], "every safe cell is open and every mine flagged, the game is won"),
         ("3x1x1\n01F\n", ["--trust-flags"], "the game is won"),
         ("2x1x0\n00\n", [], "nothing to hint: every cell is open"),
-        ("3x1x1\nF1F\n", [], "every covered cell is flagged, and not every flag is proven"),
     ],
 )
 def test_hint_on_a_finished_position_says_so(
@@ -708,6 +707,25 @@ def test_hint_on_a_finished_position_says_so(
     _one_line(status, out, err, needle)
     status, out, err = run(capsys, "hint", path, "--json", *flags)
     assert status == 1 and json.loads(out) == {"error": err.split(": ", 3)[-1].strip()}
+
+
+def test_a_flag_that_may_be_safe_is_a_cell_to_guess_and_the_hint_says_to_take_it_off(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Both covered cells flagged, one mine: each flag is a 50/50, nothing is finished.
+    path = write(tmp_path, "flags.txt", "3x1x1\nF1F\n")
+    status, out, _ = run(capsys, "hint", path)
+    assert status == 0
+    assert "The safest cells are A1 and C1, each with a mine probability of 50%." in out
+    assert "A1 carries your flag, but nothing proves a mine there: take the flag off" in out
+    # A flag the player put on the best guess, among cells that are not flagged: the safest
+    # cells name it as the analysis does, and the best guess says to take the flag off.
+    path = write(tmp_path, "f.txt", "5x5x6\nHHHHH\nHH2FH\n3HHHH\nHH22H\n1FHHH\n")
+    status, out, _ = run(capsys, "hint", path)
+    assert status == 0 and "The safest cell is B5, with a mine probability of 2%." in out
+    assert "B5 carries your flag, but nothing proves a mine there" in out
+    status, out, _ = run(capsys, "analyze", path)
+    assert "safest cells: B5 (2%)" in out
 
 
 def test_analyze_json_on_an_impossible_position_prints_the_conflict(

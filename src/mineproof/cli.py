@@ -586,16 +586,11 @@ def _layout(args: argparse.Namespace) -> Layout:
 
 
 def _nothing_to_hint(analysis: Analysis | None) -> str:
-    """Return why a position has no hint: no covered cell is left unflagged."""
+    """Return why a position has no hint: every covered cell is a mine in every arrangement (a
+    flag that may be safe is a cell to guess, with a word on the flag)."""
     if analysis is None or not analysis.position.covered_mask:
         return "nothing to hint: every cell is open"
-    position = analysis.position
-    if analysis.trust_flags or position.flag_mask & ~analysis.mine_mask == 0:
-        return "nothing to hint: every safe cell is open and every mine flagged, the game is won"
-    return (
-        "nothing to hint: every covered cell is flagged, and not every flag is proven a mine "
-        "(mineproof analyze shows which)"
-    )
+    return "nothing to hint: every safe cell is open and every mine flagged, the game is won"
 
 
 def _explain(args: argparse.Namespace) -> str:

@@ -28,9 +28,11 @@ _CODE_CHAR = {code: char for char, code in _CHAR_CODE.items()}
 class Position:
     """A player's view of a board: per cell a number 0-8, ``COVERED`` or ``FLAG``; the mine total.
 
-    Raises ``FormatError`` when a cell code is unknown, a number exceeds the cell's neighbours,
-    or the mine total is negative, and ``ArgumentError`` (``name`` ``mines``, ``allowed`` from 0
-    to the covered cells) when the mine total is larger than the covered cells.
+    Raises ``FormatError`` when a cell code is unknown or the mine total is negative, and
+    ``ArgumentError`` (``name`` ``mines``, ``allowed`` from 0 to the covered cells) when the
+    mine total is larger than the covered cells. A number larger than the cell's neighbours is
+    well-formed but impossible: the analysis names it (``InconsistentPositionError``), as it
+    names every conflict.
 
     >>> p = Position.parse("3x1x1\\n1H1")
     >>> p.width, p.height, p.mines, p.covered_count
@@ -55,7 +57,6 @@ class Position:
         covered = 0
         flags = 0
         numbers = 0
-        lists = board.neighbour_lists()
         for i, code in enumerate(self.cells):
             if code == COVERED:
                 covered |= 1 << i
@@ -66,11 +67,6 @@ class Position:
                 numbers |= 1 << i
             if not -2 <= code <= 8:
                 raise FormatError(f"cell {self._where(i)}: unknown cell code {code!r}")
-            if code > len(lists[i]):
-                raise FormatError(
-                    f"cell {self._where(i)}: the number {code} is more than its "
-                    f"{counted(len(lists[i]), 'neighbour')}"
-                )
         object.__setattr__(self, "covered_mask", covered)
         object.__setattr__(self, "flag_mask", flags)
         object.__setattr__(self, "number_mask", numbers)

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mineproof.analysis import analyze
 from mineproof.board import Board
-from mineproof.errors import ArgumentError, FormatError
+from mineproof.errors import ArgumentError, FormatError, InconsistentPositionError
 from mineproof.formats.mstoollib import format_grid, parse_grid
 from mineproof.position import COVERED, FLAG, Position
 
@@ -115,9 +116,11 @@ def test_bad_value_names_row_column_and_cell(value: str) -> None:
     assert value in str(info.value).replace(" ", "")
 
 
-def test_number_larger_than_neighbours_comes_from_position() -> None:
-    with pytest.raises(FormatError, match=r"\(1, 0\).*the number 4 is more than its 3"):
-        parse_grid("[[10, 4], [10, 10]]", 0)
+def test_number_larger_than_neighbours_is_read_and_named_by_the_analysis() -> None:
+    # Well-formed but impossible: read, then named as the conflict it is.
+    position = parse_grid("[[10, 4], [10, 10]]", 0)
+    with pytest.raises(InconsistentPositionError, match=r"^the number 4 at B1 is more than its 3"):
+        analyze(position)
 
 
 def test_mine_total_larger_than_covered_cells() -> None:

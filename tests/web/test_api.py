@@ -1068,8 +1068,15 @@ def test_impossible_position_is_a_422_naming_the_clues(client: Client) -> None:
     shown = reply.json()["position"]
     assert (shown["width"], shown["height"], shown["mines"]) == (3, 1, 1)
     assert shown["cells"] == [[0, -1, 1]] and shown["text"] == text
+    assert reply.json()["uses_mine_total"] is False
     reply = client.post("/api/analyze", {"text": "2x2x1\n3H\nHH"})
     reply.error(422)
+    assert reply.json()["uses_mine_total"] is True  # three mines around A1, one in all
+    # A number larger than its neighbours is read, and named as the conflict it is.
+    reply = client.post("/api/analyze", {"text": "2x2x3\n4H\nHH"})
+    assert "more than its 3 neighbours" in reply.error(422)
+    assert reply.json()["clues"] == [[0, 0]] and reply.json()["uses_mine_total"] is False
+    assert reply.json()["position"]["cells"] == [[4, -1], [-1, -1]]
 
 
 @pytest.mark.parametrize(

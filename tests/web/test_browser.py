@@ -1455,6 +1455,44 @@ def test_an_impossible_pasted_position_is_shown_with_its_conflict_outlined(page:
     assert page.locator("#editor .cell").count() == 9
 
 
+def _result_is(page: Page, text: str) -> None:
+    """Wait until the Analysis view's result box says ``text``."""
+    page.wait_for_function(f"document.querySelector('#analysis-result').innerText === {text!r}")
+
+
+def test_a_conflict_is_worded_by_what_it_holds(page: Page) -> None:
+    """A number larger than its neighbours is an impossible position, not unreadable text; a
+    conflict of one number, or of numbers with the mine total, is said as such; a mine total
+    the field cannot give (empty, negative, a fraction) is refused before it is asked."""
+    english = page_strings("en")
+    page.click("#tab-analysis")
+    page.wait_for_selector("#analysis-result[data-state=ok]")
+    page.fill("#paste", "3x3x2\n4HH\nHHH\nHHH")
+    with page.expect_response(lambda r: "/api/analyze" in r.url) as reply:
+        page.click("#load-paste")
+    assert reply.value.status == 422
+    _result_is(page, english["error_inconsistent_one"])
+    assert _marked(page, "conflict", "editor") == {(0, 0)}
+    assert page.inner_text(_cell(page, "editor", 0, 0)) == "4"
+    # One number against the mine total: a 1 with no mine left for it.
+    page.fill("#paste", "3x3x0\nHHH\nH1H\nHHH")
+    page.click("#load-paste")
+    _result_is(page, english["error_inconsistent_total_one"])
+    assert _marked(page, "conflict", "editor") == {(1, 1)}
+    page.fill("#paste", "7x3x1\nHHHHHHH\nH1HHH1H\nHHHHHHH")
+    page.click("#load-paste")
+    _result_is(page, english["error_inconsistent_total"])
+    assert _marked(page, "conflict", "editor") == {(1, 1), (5, 1)}
+    # A mine total the field cannot give is not read as 0.
+    for typed in ("", "-3", "2.5"):
+        page.fill("#edit-mines", typed)
+        page.dispatch_event("#edit-mines", "change")
+        _result_is(page, "Mine total: choose a number from 0 to 19.")
+    page.fill("#edit-mines", "2")
+    page.dispatch_event("#edit-mines", "change")
+    page.wait_for_selector("#analysis-result[data-state=ok]")
+
+
 def test_a_mine_total_over_the_covered_cells_is_said_in_the_players_words(page: Page) -> None:
     """A mine total larger than the covered cells is no unreadable text: the page names the
     field and the totals allowed, in the language chosen (the catalogs' words)."""

@@ -101,7 +101,11 @@ def _error(
     xy = tuple(board.xy(i) for i in cells)
     total = position.mines
     numbers = "the number" if len(cells) == 1 else "the numbers"
-    if uses_total and not cells:
+    around = len(board.neighbour_lists()[cells[0]]) if len(cells) == 1 else 0
+    if len(cells) == 1 and not uses_total and position.cells[cells[0]] > around:
+        # Well-formed, as a person may type or edit it, but no board can show it.
+        msg = f"the number {named} is more than its {counted(around, 'neighbour')}"
+    elif uses_total and not cells:
         msg = f"no arrangement of mines fits: the mine total {total} cannot be placed"
     elif uses_total:
         msg = (

@@ -192,25 +192,33 @@ def hint(
             for i, code in enumerate(position.cells)
         )
         flagged = Position(position.board, cells, position.mines)
-        analysis, safest, p, text, best = _guess(flagged, True, lang, mines_proven=True)
+        analysis, safest, p, text, best = _guess(
+            flagged, True, lang, mines_proven=True, flags=position.flag_mask & ~mines
+        )
         return Hint(tuple(steps), texts, analysis, safest, p, texts[0], lang, best, text)
     analysis, safest, p, text, best = _guess(position, trust_flags, lang)
     return Hint((), (), analysis, safest, p, text, lang, best)
 
 
 def _guess(
-    position: Position, trust_flags: bool, lang: str, *, mines_proven: bool = False
+    position: Position,
+    trust_flags: bool,
+    lang: str,
+    *,
+    mines_proven: bool = False,
+    flags: int | None = None,
 ) -> tuple[Analysis, Cells, float | None, str, Advice | None]:
     """Return the guess in ``position`` (no safe cell forced): its analysis, the safest cells,
     their mine probability, the text (which, with ``mines_proven``, says that no cell can be
-    proven safe rather than that nothing is certain), and the ``best`` strategy's pick (see
-    :func:`_advice`); no cells, ``None`` and no text when no covered cell is left."""
+    proven safe rather than that nothing is certain, and tells to take off a flag of the
+    player's, ``flags``, by default the position's, from the cell to open), and the ``best``
+    strategy's pick (see :func:`_advice`); no cells, ``None`` and no text when no covered cell
+    is left."""
     analysis = analyze(position, trust_flags=trust_flags)
-    counts = [
-        (n, i)
-        for i, n in enumerate(analysis.mine_counts)
-        if n >= 0 and not position.flag_mask >> i & 1
-    ]
+    # Every covered cell that may be safe, flagged or not, as the analysis lists the safest
+    # cells: a flag that is not trusted proves nothing.
+    every = analysis.arrangements
+    counts = [(n, i) for i, n in enumerate(analysis.mine_counts) if 0 <= n < every]
     if not counts:
         return analysis, [], None, "", None
     lowest = min(n for n, _ in counts)
@@ -223,7 +231,9 @@ def _guess(
     # One set of figures for both sentences: a best guess riskier than the safest cells shows it.
     shown, best_shown = percent_texts(lang, p, best.probability)
     win = None if best.win is None else percent_texts(lang, best.win)[0]
-    best_text = best_guess_text(best.cell, best.reason, best_shown, win, lang)
+    flags = position.flag_mask if flags is None else flags
+    flagged = flags >> position.board.index(*best.cell) & 1
+    best_text = best_guess_text(best.cell, best.reason, best_shown, win, lang, bool(flagged))
     text = guess_text(safest, shown, lang, mines_proven=mines_proven)
     best = replace(best, text=best_text)
     return analysis, safest, p, _sentences([text, best_text]), best  # no space after a CJK 。

@@ -825,12 +825,31 @@ def guess_text(
 
 
 def best_guess_text(
-    cell: tuple[int, int], reason: str, probability: str, win: str | None, lang: str = "en"
+    cell: tuple[int, int],
+    reason: str,
+    probability: str,
+    win: str | None,
+    lang: str = "en",
+    flagged: bool = False,
 ) -> str:
     """Return why the ``best`` strategy would open ``cell`` (mine probability ``probability``):
     ``reason`` is ``fifty-fifty``, ``endgame`` (``win``: its chance to win the game),
     ``region`` (``win``: its chance to clear the region), ``pseudo-fifty-fifty``, ``opening``
-    or ``lookahead``. Raises ``ValueError`` for another reason."""
+    or ``lookahead``; when the player has ``flagged`` the cell (a flag nothing proves), the text
+    says to take the flag off. Raises ``ValueError`` for another reason."""
+    text = _best_guess_reason(cell, reason, probability, win, lang)
+    if not flagged:
+        return text
+    note = translations(lang).gettext(
+        "{cell} carries your flag, but nothing proves a mine there: take the flag off to open it."
+    )
+    return _sentences([text, note.format(cell=cell_name(*cell))])
+
+
+def _best_guess_reason(
+    cell: tuple[int, int], reason: str, probability: str, win: str | None, lang: str
+) -> str:
+    """Return the sentence of :func:`best_guess_text` that gives the reason."""
     t = translations(lang)
     name = cell_name(*cell)
     if reason == "fifty-fifty":

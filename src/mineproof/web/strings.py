@@ -118,6 +118,22 @@ def page_strings(lang: str) -> dict[str, str]:
             "No arrangement of mines fits these numbers: the outlined numbers contradict each "
             "other.",
         ),
+        "error_inconsistent_one": t.pgettext(
+            "page", "No arrangement of mines fits the outlined number: it cannot be satisfied."
+        ),
+        "error_inconsistent_total": t.pgettext(
+            "page",
+            "No arrangement of mines fits these numbers with this mine total: the outlined "
+            "numbers need more mines, or fewer, than the total leaves.",
+        ),
+        "error_inconsistent_total_one": t.pgettext(
+            "page",
+            "No arrangement of mines fits this number with this mine total: the outlined number "
+            "needs more mines, or fewer, than the total leaves.",
+        ),
+        "error_inconsistent_total_only": t.pgettext(
+            "page", "No arrangement of mines fits this mine total with the flags trusted."
+        ),
         "error_format": t.pgettext("page", "This text is not a position mineproof can read."),
         "error_format_at": t.pgettext(
             "page", "Line {line}, column {column}: this text is not a position mineproof can read."

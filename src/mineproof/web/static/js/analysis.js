@@ -62,9 +62,23 @@ export const analysisView = {
       schedule();
     }
 
+    // The mine total typed, or null when the field holds no whole number from 0 up (empty,
+    // negative, a fraction): the page says so rather than read it as 0.
+    function mineTotal() {
+      const typed = q("edit-mines").value.trim();
+      const n = Number(typed);
+      return typed !== "" && Number.isInteger(n) && n >= 0 ? n : null;
+    }
+
+    // The error of a mine total the field cannot give, as the server words a total out of range.
+    function badTotal() {
+      const covered = s.cells.flat().filter((c) => c === COVERED || c === FLAG).length;
+      return { kind: "argument", status: 400, data: { name: "mines", allowed: [0, covered] } };
+    }
+
     function positionText() {
       const rows = s.cells.map((row) => row.map((c) => (c === COVERED ? "H" : c === FLAG ? "F" : String(c))).join(""));
-      return `${s.width}x${s.height}x${Number(q("edit-mines").value) || 0}\n${rows.join("\n")}\n`;
+      return `${s.width}x${s.height}x${mineTotal()}\n${rows.join("\n")}\n`;
     }
 
     function edit(kind, x, y) {
@@ -105,8 +119,14 @@ export const analysisView = {
     async function analyse(text = null) {
       clearTimeout(s.pending);
       const ticket = awaitAnswer();
+      const grid = text !== null && text.trim().startsWith("[");
+      if ((text === null || grid) && mineTotal() === null) {
+        Object.assign(s, { result: null, error: badTotal(), busy: false });
+        render();
+        return;
+      }
       const body = { text: text ?? positionText(), lang: app.lang(), trust_flags: q("trust-flags").checked };
-      if (text !== null && text.trim().startsWith("[")) body.mines = Number(q("edit-mines").value) || 0;
+      if (grid) body.mines = mineTotal();
       try {
         const result = await app.api("POST", "/api/analyze", body);
         if (ticket !== s.ticket) return;

@@ -62,7 +62,14 @@ export function errorText(err, labels = {}) {
     case "cancelled": return t("error_cancelled");
     case "busy": return t("error_busy");
     case "too-complex": return t("error_too_complex");
-    case "inconsistent": return t("error_inconsistent");
+    case "inconsistent": {
+      // Worded by what the conflict holds: one number, several, the mine total.
+      const n = (d.clues || []).length;
+      if (d.uses_mine_total) {
+        return t(n === 0 ? "error_inconsistent_total_only" : n === 1 ? "error_inconsistent_total_one" : "error_inconsistent_total");
+      }
+      return t(n === 1 ? "error_inconsistent_one" : "error_inconsistent");
+    }
     case "format":
       return d.line ? t("error_format_at", { line: d.line, column: d.column ?? 1 }) : t("error_format");
     case "argument": {
