@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from mineproof.analysis import Analysis, CountTooLarge, analyze
+from mineproof.errors import TooComplexError
 from mineproof.explain.text import (
     _sentences,
     best_guess_text,
@@ -21,7 +22,14 @@ from mineproof.explain.text import (
     level_label,
     percent_texts,
 )
-from mineproof.logic import HINT_WORK, Deduction, best_deduction, hint_steps, known_view
+from mineproof.logic import (
+    HINT_WORK,
+    Deduction,
+    best_deduction,
+    hint_steps,
+    known_view,
+    simple_deduction,
+)
 from mineproof.play import GuessReason, best_guess
 from mineproof.position import COVERED, FLAG, Position
 
@@ -172,14 +180,26 @@ def hint(
     With ``open`` the hint leads to a cell to open: while its deductions prove only mines it
     carries on (those mines taken as flagged) until one proves a safe cell. ``work`` bounds the
     search for the fewest premises (past it a hint is still true, marked ``minimal`` False).
-    Raises :class:`~mineproof.errors.InconsistentPositionError` for an impossible position and
-    ``MineproofError`` for an unknown language.
+    On a position too big to count exactly, the hint is the best deduction of one or two
+    numbers (see :func:`~mineproof.logic.simple_deduction`), without the guess that follows.
+    Raises :class:`~mineproof.errors.InconsistentPositionError` for an impossible position,
+    ``TooComplexError`` when the position is too big to count and one or two numbers prove
+    nothing, and ``MineproofError`` for an unknown language.
     """
-    if open:
-        steps = hint_steps(position, trust_flags, work=work)
-    else:
-        first = best_deduction(position, trust_flags, work=work)
-        steps = [] if first is None else [first]
+    try:
+        if open:
+            steps = hint_steps(position, trust_flags, work=work)
+        else:
+            first = best_deduction(position, trust_flags, work=work)
+            steps = [] if first is None else [first]
+    except TooComplexError:
+        # Too big to count exactly: one or two numbers may still prove a cell, as they do for
+        # a person, who never counts the whole board either.
+        simple = simple_deduction(position, trust_flags, safe_first=open)
+        if simple is None:
+            raise
+        texts = step_texts([simple], lang)
+        return Hint((simple,), texts, None, [], None, texts[0], lang)
     if steps:
         texts = step_texts(steps, lang)
         if not open or steps[-1].safe:

@@ -15,6 +15,7 @@ from mineproof.logic.ladder import (
     deductions,
     known_view,
     known_view_and_safe,
+    simple_deduction,
 )
 from mineproof.logic.levels import LEVELS, closures, forced_up_to, one_clue_closure
 from mineproof.logic.solve import SolveResult, solve
@@ -45,6 +46,7 @@ __all__ = [
     "logic_steps",
     "one_clue_closure",
     "proof_json",
+    "simple_deduction",
     "solve",
     "solve_in_steps",
 ]

@@ -85,6 +85,29 @@ def known_view_and_safe(
     return view, analysis.safe_mask & ~view.flag_mask
 
 
+def simple_deduction(
+    position: Position, trust_flags: bool = False, *, safe_first: bool = False
+) -> Deduction | None:
+    """Return the best deduction of one or two clues (levels 1 and 2, as
+    :func:`best_deduction` orders them; with ``safe_first``, one that proves a safe cell where
+    there is one), without the exact analysis: for a position too big to count. ``None`` when
+    one or two clues force nothing.
+
+    Flags are taken as mines only with ``trust_flags``; otherwise they are left aside as
+    covered cells (which of them the analysis would prove is not known). What it proves
+    follows from the numbers it cites, but the position is not checked for consistency.
+    """
+    view = position
+    if position.flag_mask and not trust_flags:
+        cells = tuple(COVERED if code == FLAG else code for code in position.cells)
+        view = Position(position.board, cells, position.mines)
+    ladder = Ladder(view)
+    found = ladder.best(0, Work(HINT_WORK), safe_only=safe_first, max_level=2)
+    if found is None and safe_first:
+        found = ladder.best(0, Work(HINT_WORK), max_level=2)
+    return found
+
+
 def deductions(
     position: Position, trust_flags: bool = False, *, work: int = HINT_WORK
 ) -> list[Deduction]:

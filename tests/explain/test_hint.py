@@ -1,0 +1,67 @@
+"""The hint of a position too big to count exactly: one or two numbers may still prove a cell."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from mineproof.analysis import analyze
+from mineproof.errors import TooComplexError
+from mineproof.explain import hint
+from mineproof.position import COVERED, FLAG, Position
+
+SIDE = 100
+
+
+def _scattered(seed: int, flags: int = 0) -> tuple[Position, set[tuple[int, int]]]:
+    """Return a 100x100 position with 1,600 mines where about a third of the safe cells show
+    their numbers, scattered (far too many independent numbers to count exactly together),
+    with ``flags`` flags on random safe covered cells, and its mines."""
+    rng = random.Random(seed)
+    cells = [(x, y) for y in range(SIDE) for x in range(SIDE)]
+    mines = set(rng.sample(cells, 1600))
+
+    def number(x: int, y: int) -> int:
+        return sum((x + a, y + b) in mines for a in (-1, 0, 1) for b in (-1, 0, 1))
+
+    codes = [
+        number(x, y) if (x, y) not in mines and rng.random() < 0.35 else COVERED for x, y in cells
+    ]
+    wrong = rng.sample(
+        [i for i, (x, y) in enumerate(cells) if codes[i] == COVERED and (x, y) not in mines], flags
+    )
+    for i in wrong:
+        codes[i] = FLAG
+    return Position.parse(_text(codes, len(mines))), mines
+
+
+def _text(codes: list[int], mines: int) -> str:
+    rows = []
+    for y in range(SIDE):
+        row = codes[y * SIDE : (y + 1) * SIDE]
+        rows.append("".join("H" if c == COVERED else "F" if c == FLAG else str(c) for c in row))
+    return "\n".join([f"{SIDE}x{SIDE}x{mines}", *rows])
+
+
+@pytest.mark.parametrize(("open_", "flags"), [(False, 0), (True, 0), (False, 40)])
+def test_a_position_too_big_to_count_gets_a_one_or_two_clue_hint(open_: bool, flags: int) -> None:
+    position, mines = _scattered(1, flags)
+    with pytest.raises(TooComplexError):
+        analyze(position)
+    found = hint(position, open=open_)
+    assert found.steps and found.analysis is None
+    (step,) = found.steps
+    assert step.level in (1, 2)
+    named = found.to_json()
+    # Checked against the layout, not the ladder: the cells it proves are what it says they
+    # are, and each number it cites is the count of mines around it. (With flags, all on safe
+    # cells: a hint that took them as mines would name wrong cells.)
+    assert named["safe"] or named["mine"]
+    assert all(tuple(c) not in mines for c in named["safe"])
+    assert all(tuple(c) in mines for c in named["mine"])
+    for x, y in named["premises"]:
+        around = sum((x + a, y + b) in mines for a in (-1, 0, 1) for b in (-1, 0, 1))
+        assert position.cells[y * SIDE + x] == around
+    if open_:
+        assert named["safe"]  # a cell to open, where one or two numbers prove one
