@@ -841,6 +841,21 @@ def test_a_folder_with_an_earlier_run_is_refused_unless_forced(
     assert (folder / "notes.txt").read_text() == "mine"
 
 
+@pytest.mark.parametrize("form", ["mbf", "json", "text"])
+def test_a_run_that_makes_no_board_leaves_nothing_to_refuse_the_next(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], form: str
+) -> None:
+    # No 6x1 board with one mine needs level 3: the run fails before its first board.
+    (tmp_path / "notes.txt").write_text("mine")
+    hopeless = ["--width", "6", "--height", "1", "--mines", "1", "--min-level", "3"]
+    args = ["generate", *hopeless, "--max-level", "3", "--format", form, "--out", str(tmp_path)]
+    status, _, err = run(capsys, *args)
+    assert status == 1 and "no guess-free 6x1 board" in err
+    assert _files(tmp_path) == {"notes.txt": b"mine"}
+    args = ["generate", "--level", "beginner", "--format", form, "--out", str(tmp_path)]
+    assert run(capsys, *args)[0] == 0
+
+
 def test_a_folder_of_other_files_is_written_into(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -238,7 +238,11 @@ def _check_jobs(args: argparse.Namespace) -> None:
 def _position_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of a command that reads a position."""
     parser.add_argument("file", nargs="?", default="-", metavar="FILE", help="position, - stdin")
-    parser.add_argument("--mines", type=_count, help="the mine total (needed for ms-toollib grids)")
+    parser.add_argument(
+        "--mines",
+        type=_count,
+        help="the mine total (needed for ms-toollib grids; with text, instead of its header's)",
+    )
     parser.add_argument("--trust-flags", action="store_true", help="take every flag as a mine")
 
 
@@ -970,8 +974,15 @@ def _generate(args: argparse.Namespace) -> str | None:
             return _write_mbf(folder, boards, seed, _digits(args.count), progress)
         path = folder / ("boards.jsonl" if args.format == "json" else "boards.txt")
         try:
-            with path.open("w", encoding="utf-8") as out:
-                done = _print_boards(boards, show, out, progress)
+            try:
+                with path.open("w", encoding="utf-8") as out:
+                    done = _print_boards(boards, show, out, progress)
+            except BaseException:
+                # A run stopped before its first board leaves no file to refuse the next.
+                with suppress(OSError):
+                    if path.stat().st_size == 0:
+                        path.unlink()
+                raise
         except OSError as exc:
             raise ArgumentError(f"cannot write {path}: {exc.strerror or exc}") from exc
         return f"wrote {counted(done, 'board')} to {path}"
@@ -1130,8 +1141,10 @@ def _agree(folder: Path, manifest: Path) -> None:
     """Make the boards in ``folder`` and the lines of ``manifest`` agree after a run stopped
     early, wherever it stopped (a Ctrl+C may come between a board and its line, or after a
     line was handed to the file and before the code knew it): a line cut short, or naming no
-    board file, is dropped, and a board the manifest does not list is removed. Raises
-    ``OSError`` when a file cannot be read, removed or written."""
+    board file, is dropped, and a board the manifest does not list is removed; a manifest
+    that lists no board is removed too, so a run stopped before its first board leaves no file
+    to refuse the next run. Raises ``OSError`` when a file cannot be read, removed or
+    written."""
     listing = manifest.read_text(encoding="utf-8")
     kept = []
     for line in listing.splitlines(keepends=True):
@@ -1144,7 +1157,9 @@ def _agree(folder: Path, manifest: Path) -> None:
         if board and path.name not in names:
             path.unlink(missing_ok=True)
     text = "".join(kept)
-    if listing != text:
+    if not text:
+        manifest.unlink()
+    elif listing != text:
         _write_bytes(manifest, text.encode("utf-8"))
 
 

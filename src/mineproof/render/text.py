@@ -1,9 +1,9 @@
 """Text drawings of an analysis for a terminal: the board with each covered cell's probability.
 
-Each cell takes four columns: ``.`` an opened 0, ``1``-``8`` an opened number, ``S`` a cell safe
-in every arrangement, ``M`` a cell that is a mine in every arrangement, ``F`` a flag, otherwise
-the mine probability in percent. Columns are lettered and rows numbered as a person names cells
-(``C4``).
+Each cell takes four columns (five where a figure needs them): ``.`` an opened 0, ``1``-``8``
+an opened number, ``S`` a cell safe in every arrangement, ``M`` a cell that is a mine in every
+arrangement, ``F`` a flag, otherwise the mine probability in percent. Columns are lettered
+and rows numbered as a person names cells (``C4``).
 """
 
 from __future__ import annotations
@@ -69,14 +69,18 @@ def _cell(analysis: Analysis, i: int, code: int) -> str:
 
 
 def analysis_grid(analysis: Analysis) -> str:
-    """Return the board drawn with every covered cell's mine probability, one row a line."""
+    """Return the board drawn with every covered cell's mine probability, one row a line.
+
+    Each cell takes four columns, or five on a board where some cell shows ">99%", so that
+    every figure has a space before it.
+    """
     position = analysis.position
-    w = position.width
-    header = "    " + "".join(f"{cell_name(x, 0)[:-1]:>4}" for x in range(w))
+    w, h = position.width, position.height
+    shown = [_cell(analysis, i, code) for i, code in enumerate(position.cells)]
+    width = max(4, 1 + max(len(text) for text in shown))
+    header = "    " + "".join(f"{cell_name(x, 0)[:-1]:>{width}}" for x in range(w))
     lines = [header]
-    for y in range(position.height):
-        cells = "".join(
-            f"{_cell(analysis, y * w + x, position.cells[y * w + x]):>4}" for x in range(w)
-        )
+    for y in range(h):
+        cells = "".join(f"{text:>{width}}" for text in shown[y * w : (y + 1) * w])
         lines.append(f"{y + 1:>4}{cells}")
     return "\n".join(lines)
