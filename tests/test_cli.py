@@ -709,6 +709,14 @@ def test_hint_on_a_finished_position_says_so(
     assert status == 1 and json.loads(out) == {"error": err.split(": ", 3)[-1].strip()}
 
 
+def test_a_file_name_with_a_line_break_keeps_the_error_on_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, "ri\nng.txt", "3x1x0\n1HH\n")
+    status, out, err = run(capsys, "analyze", path)
+    _one_line(status, out, err, "ri\\nng.txt: no arrangement of mines fits the number 1 at A1")
+
+
 def test_a_flag_that_may_be_safe_is_a_cell_to_guess_and_the_hint_says_to_take_it_off(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

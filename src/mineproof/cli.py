@@ -24,6 +24,7 @@ import secrets
 import sqlite3
 import sys
 import time
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from contextlib import closing, contextmanager, suppress
@@ -1195,6 +1196,19 @@ def _write_bytes(path: Path, data: bytes) -> None:
         raise
 
 
+def _one_line(text: str) -> str:
+    r"""Return ``text`` with its control characters escaped, so that an error stays one line
+    whatever a file's name holds.
+
+    >>> _one_line("mineproof: error: ri\nng.txt: no such file")
+    'mineproof: error: ri\\nng.txt: no such file'
+    """
+    return "".join(
+        c.encode("unicode_escape").decode("ascii") if unicodedata.category(c) == "Cc" else c
+        for c in text
+    )
+
+
 def _names(cells: list[tuple[int, int]]) -> str:
     return " ".join(cell_name(x, y) for x, y in cells) if cells else "none"
 
@@ -1371,7 +1385,7 @@ def _main(argv: Sequence[str] | None) -> int:
             if source == "-"
             else f"{source}: "
         )
-        print(f"mineproof: error: {where}{exc}", file=sys.stderr)
+        print(_one_line(f"mineproof: error: {where}{exc}"), file=sys.stderr)
         return exit_status(exc)
     if out is not None:
         print(out)
