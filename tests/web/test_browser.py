@@ -2100,3 +2100,54 @@ def test_a_review_is_stepped_through_while_another_loads_then_replaced_from_its_
     assert page.get_attribute("#review-summary", "aria-busy") == "false"
     assert page.get_attribute("#review-board", "data-step") == "2"
     assert page.locator("#review-board .cell").count() == 88
+
+
+# --- the second new-user review: each defect fixed with this test ----------------------------
+
+
+def test_the_boxes_are_kept_from_visit_to_visit(page: Page) -> None:
+    """Guess-free board, like the other settings of a new game, is kept when a game is made;
+    Probabilities and Tutor when they change (before, a reload ticked Guess-free and Tutor again
+    and unticked Probabilities)."""
+    page.set_checked("#tutor", False)
+    page.set_checked("#show-probabilities", True)
+    _new_game(page, "beginner", guess_free=False)
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert not page.is_checked("#guess-free")
+    assert not page.is_checked("#tutor")
+    assert page.is_checked("#show-probabilities")
+    # Ticked again, they are kept ticked.
+    page.set_checked("#tutor", True)
+    page.set_checked("#show-probabilities", False)
+    _new_game(page, "beginner", guess_free=True)
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.is_checked("#guess-free") and page.is_checked("#tutor")
+    assert not page.is_checked("#show-probabilities")
+
+
+def test_a_game_opened_by_its_address_shows_its_settings(open_page: Opened, page: Page) -> None:
+    """In a browser that kept no settings, the settings row above a game opened by its address
+    tells that game: its level (not Beginner above a 16x16 board), size, kind of board, technique
+    and rules."""
+    page.select_option("#technique", "gentle")
+    page.set_checked("#strict", True)
+    _new_game(page, "intermediate")
+    game = page.get_attribute("#board", "data-game")
+    other = open_page(path=f"?game={game}")
+    assert other.input_value("#level") == "intermediate"
+    assert other.input_value("#technique") == "gentle"
+    assert other.is_checked("#guess-free") and other.is_checked("#strict")
+    assert not other.is_checked("#punish") and not other.is_checked("#gentle-start")
+    _custom_size(page, 7, 6, 5)
+    page.set_checked("#strict", False)
+    page.set_checked("#punish", True)
+    _new_game(page, "custom", guess_free=False)
+    game = page.get_attribute("#board", "data-game")
+    other = open_page(path=f"?game={game}")
+    assert other.input_value("#level") == "custom" and other.is_visible("#custom-size")
+    sizes = [other.input_value(f"#custom-{k}") for k in ("width", "height", "mines")]
+    assert sizes == ["7", "6", "5"]
+    assert not other.is_checked("#guess-free") and other.is_disabled("#technique")
+    assert other.is_checked("#punish") and not other.is_checked("#strict")

@@ -64,6 +64,14 @@ const SHORTCUTS = [
   [["\u2190", "\u2192"], "key_tabs"],
 ];
 
+// The check boxes kept from visit to visit (util.js `saved`): their ids and the keys they are
+// kept under. Those of a new game are kept when it is made, the others when they change.
+const BOXES = [
+  ["guess-free", "guess_free"], ["gentle-start", "gentle"], ["punish", "punish"], ["strict", "strict"],
+  ["show-probabilities", "probabilities"], ["tutor", "tutor"],
+];
+const HELP_BOXES = ["show-probabilities", "tutor"];
+
 // Rounds of forced moves made for the player at a gentler start.
 const GENTLE_ROUNDS = 2;
 
@@ -98,12 +106,18 @@ export const playView = {
     for (const name of app.meta.techniques) {
       q("technique").appendChild(el("option", { value: name, "data-i18n": TECHNIQUE_NAMES[name] }, name));
     }
+    // The settings are kept from visit to visit: those of a new game when it is made, the
+    // boxes that help during a game when they change.
     const level = saved.get("level");
     if (level && level in app.meta.levels || level === "custom") q("level").value = level;
-    for (const [id, key] of [["punish", "punish"], ["strict", "strict"], ["gentle-start", "gentle"]]) {
-      q(id).checked = saved.get(key) === "true";
+    for (const [id, key] of BOXES) {
+      const kept = saved.get(key);
+      if (kept !== null) q(id).checked = kept === "true";
     }
     if (app.meta.techniques.includes(saved.get("technique"))) q("technique").value = saved.get("technique");
+    for (const id of ["custom-width", "custom-height", "custom-mines"]) {
+      if (saved.get(id)) q(id).value = saved.get(id);
+    }
 
     // --- state changes ------------------------------------------------------------------
 
@@ -115,11 +129,32 @@ export const playView = {
         s.hint = null;
         s.probabilities = probabilities;
       }
-      if (!same) s.message = null;
+      if (!same) {
+        s.message = null;
+        showSettings(view);
+      }
       if (view.state === "won" || view.state === "lost") saved.set("finished", view.id);
       if (view.state === "lost" && (!same || !s.message)) s.message = lostMessage(view);
       s.game = view;
       s.clock = { elapsed: view.elapsed, at: performance.now() };
+    }
+
+    // Set the settings of a new game to those of the game `view` (opened by its address, a
+    // reload or Back), so that the row above the board tells the game on it: its level, size,
+    // kind of board and rules. A random board keeps the technique chosen: it has none.
+    function showSettings(view) {
+      if (!(view.level in app.meta.levels) && view.level !== "custom") return;
+      q("level").value = view.level;
+      if (view.level === "custom") {
+        q("custom-width").value = view.width;
+        q("custom-height").value = view.height;
+        q("custom-mines").value = view.mines;
+      }
+      q("guess-free").checked = view.guess_free;
+      if (view.guess_free && app.meta.techniques.includes(view.technique)) q("technique").value = view.technique;
+      q("gentle-start").checked = view.reveal > 0;
+      q("punish").checked = view.punish_guesses;
+      q("strict").checked = view.strict_flags;
     }
 
     // Whether `view` is still the position shown. An answer asked for a position (a hint, the
@@ -169,9 +204,10 @@ export const playView = {
         const view = await app.api("POST", "/api/games", gameRequest());
         saved.set("level", q("level").value);
         saved.set("technique", q("technique").value);
-        saved.set("punish", q("punish").checked);
-        saved.set("strict", q("strict").checked);
-        saved.set("gentle", q("gentle-start").checked);
+        for (const [id, key] of BOXES) if (!HELP_BOXES.includes(id)) saved.set(key, q(id).checked);
+        if (view.level === "custom") {
+          for (const id of ["custom-width", "custom-height", "custom-mines"]) saved.set(id, q(id).value);
+        }
         setGame(view);
         address(view, true);
         s.message = null;
@@ -385,6 +421,7 @@ export const playView = {
     // The box was ticked or unticked: the figures, and what was said of their failure, go
     // (ticked, they are asked for again).
     async function toggleProbabilities() {
+      saved.set("probabilities", probabilitiesWanted());
       s.probabilities = null;
       if (s.message && s.message.figures) s.message = null;
       if (!probabilitiesWanted()) {
@@ -532,6 +569,7 @@ export const playView = {
     q("hint").addEventListener("click", askHint);
     q("cancel").addEventListener("click", () => { if (s.pending) s.pending.controller.abort(); });
     q("show-probabilities").addEventListener("change", toggleProbabilities);
+    q("tutor").addEventListener("change", () => saved.set("tutor", q("tutor").checked));
     q("board").addEventListener("keydown", (e) => {
       if (e.key === "h" || e.key === "H") askHint();
       else if (e.key === "n" || e.key === "N") askNewGame();
