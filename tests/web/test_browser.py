@@ -2151,3 +2151,21 @@ def test_a_game_opened_by_its_address_shows_its_settings(open_page: Opened, page
     assert sizes == ["7", "6", "5"]
     assert not other.is_checked("#guess-free") and other.is_disabled("#technique")
     assert other.is_checked("#punish") and not other.is_checked("#strict")
+
+
+@pytest.mark.parametrize("mines", ["0", "-3", "2.5"])
+def test_a_refused_new_game_is_no_longer_said_once_its_settings_change(
+    page: Page, mines: str
+) -> None:
+    """The server's refusal of a new game's settings goes when they change, and stays gone when
+    the browser's own checks refuse the next ones (no request is sent: the old words stayed)."""
+    _custom_size(page, 5, 5, 25)
+    page.click("#new")
+    page.wait_for_selector("#message.error")
+    assert page.inner_text("#message") == "Mines: choose a number from 1 to 16."
+    page.fill("#custom-width", "8")
+    page.fill("#custom-height", "8")
+    page.fill("#custom-mines", mines)
+    page.click("#new")
+    assert page.evaluate("document.querySelector('#custom-mines').validity.valid") is False
+    assert page.is_hidden("#message")

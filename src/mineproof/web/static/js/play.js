@@ -215,7 +215,7 @@ export const playView = {
         // the window would push Mines left and Time off its top.
         q("board").focus({ preventScroll: true });
       } catch (err) {
-        s.message = { error: err };
+        s.message = { error: err, form: true };  // said of the settings: goes when they change
       }
       render();
       panel.querySelector(".status").scrollIntoView({ block: "nearest" });
@@ -560,8 +560,14 @@ export const playView = {
 
     // --- wiring -------------------------------------------------------------------------
 
-    q("level").addEventListener("change", render);
-    q("guess-free").addEventListener("change", render);
+    // What was said of the settings of a new game goes once they change, or when the browser
+    // refuses them itself (its own checks of the numbers: no request is sent, no answer says so).
+    function settingsChanged() {
+      if (s.message && s.message.form) s.message = null;
+      render();
+    }
+    for (const type of ["input", "change"]) q("new-game").addEventListener(type, settingsChanged);
+    q("new-game").addEventListener("invalid", settingsChanged, true);
     q("review-this").addEventListener("click", () => {
       if (s.game) app.review(s.game.id);
     });
