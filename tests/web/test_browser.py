@@ -2169,3 +2169,49 @@ def test_a_refused_new_game_is_no_longer_said_once_its_settings_change(
     page.click("#new")
     assert page.evaluate("document.querySelector('#custom-mines').validity.valid") is False
     assert page.is_hidden("#message")
+
+
+@pytest.mark.parametrize("strings", [True, False])
+def test_a_page_that_cannot_start_says_the_server_is_out_of_reach(
+    browser: Browser, base_url: str, strings: bool
+) -> None:
+    """When the server cannot be reached at the start the page says so, in the player's
+    language if the server still gives its words, else in English: never the browser's own
+    'Failed to fetch'."""
+    context = browser.new_context(locale="fr-FR", bypass_csp=True)
+    try:
+        page = context.new_page()
+        page.route("**/api/meta", lambda route: route.abort())
+        if not strings:
+            page.route("**/api/strings*", lambda route: route.abort())
+        page.goto(base_url)
+        page.wait_for_selector("#page-error:not([hidden])")
+        lang = "fr" if strings else "en"
+        page.wait_for_function(
+            "(text) => document.querySelector('#page-error').innerText === text",
+            arg=page_strings(lang)["error_offline"],
+        )
+    finally:
+        context.close()
+
+
+def test_a_language_that_cannot_be_loaded_is_said_and_the_menu_keeps_the_one_shown(
+    page: Page,
+) -> None:
+    page.select_option("#lang", "de")
+    page.wait_for_function("document.documentElement.lang === 'de'")
+    page.route("**/api/strings?lang=fr", lambda route: route.abort())
+    page.select_option("#lang", "fr")
+    page.wait_for_selector("#page-error:not([hidden])")
+    de = page_strings("de")
+    assert page.inner_text("#page-error") == (
+        de["error_language"].format(language="Français") + " " + de["error_offline"]
+    )
+    assert page.input_value("#lang") == "de"
+    assert page.evaluate("document.documentElement.lang") == "de"
+    assert page.inner_text("#tab-play") == de["play"]
+    # Once the server gives the words again, the language changes and the words go.
+    page.unroute("**/api/strings?lang=fr")
+    page.select_option("#lang", "fr")
+    page.wait_for_function("document.documentElement.lang === 'fr'")
+    assert page.is_hidden("#page-error")

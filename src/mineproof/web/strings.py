@@ -129,6 +129,9 @@ def page_strings(lang: str) -> dict[str, str]:
         ),
         "error_move": t.pgettext("page", "This move is not allowed."),
         "error_other": t.pgettext("page", "The server answered with error {status}."),
+        "error_language": t.pgettext(
+            "page", "{language} could not be loaded: the page stays in this language."
+        ),
         "generating": t.pgettext("page", "Drawing a guess-free board… {seconds} s"),
         "cancel": t.pgettext("page", "Cancel"),
         "cancelled_first_click": t.pgettext(
