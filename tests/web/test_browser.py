@@ -2215,3 +2215,23 @@ def test_a_language_that_cannot_be_loaded_is_said_and_the_menu_keeps_the_one_sho
     page.select_option("#lang", "fr")
     page.wait_for_function("document.documentElement.lang === 'fr'")
     assert page.is_hidden("#page-error")
+
+
+def test_a_slow_move_shows_the_board_busy(page: Page) -> None:
+    """A move awaited is said at once to screen readers (aria-busy), and shown on the board
+    when it takes more than a moment (as a slow first click shows its progress)."""
+    _start(page, "beginner", 4, 4)
+    _stop_the_clock(page)
+    assert page.get_attribute("#board", "aria-busy") == "false"
+    x, y = _first_covered(page)
+    _hold(page, "/open")
+    page.click(_cell(page, "board", x, y))
+    _held(page)
+    assert page.get_attribute("#board", "aria-busy") == "true"
+    assert page.get_attribute("#board", "data-slow") is None  # not within a moment
+    page.clock.run_for(400)
+    page.wait_for_selector("#board[data-slow]")
+    assert page.evaluate("getComputedStyle(document.querySelector('#board')).opacity") != "1"
+    _release(page)
+    page.wait_for_function("document.querySelector('#board').getAttribute('aria-busy') === 'false'")
+    assert page.get_attribute("#board", "data-slow") is None

@@ -72,6 +72,10 @@ const BOXES = [
 ];
 const HELP_BOXES = ["show-probabilities", "tutor"];
 
+// Milliseconds a move may take before the board shows that it is busy (it says so at once to
+// screen readers, aria-busy); a first click's progress shows after as long.
+const SLOW_MS = 300;
+
 // Rounds of forced moves made for the player at a gentler start.
 const GENTLE_ROUNDS = 2;
 
@@ -90,6 +94,7 @@ export const playView = {
       probabilities: null,   // rows of mine probabilities of the position shown (box ticked)
       message: null,         // { label, key, vars, kind } or { error, figures? } or { hint: true }
       pending: null,         // { controller, since }: a first click whose board is being drawn
+      moving: null,          // performance.now() when the move awaited was sent, or null
       queue: Promise.resolve(),
       reveal: false,         // bring the hint's cells into view at the next render
       revealWords: false,    // bring the words under the board into view at the next render
@@ -285,10 +290,14 @@ export const playView = {
       else if (kind === "open" && code === 0) return;
       if (kind === "flag" && code >= 0) return;
       const first = view.state === "new" && kind === "open";
+      s.moving = performance.now();
       if (first) {
-        s.pending = { controller: new AbortController(), since: performance.now() };
+        s.pending = { controller: new AbortController(), since: s.moving };
         render();
+      } else {
+        renderBusy();
       }
+      const slow = setTimeout(renderBusy, SLOW_MS);
       try {
         const result = await app.api(
           "POST", `/api/games/${view.id}/${kind}`, { x, y, lang: app.lang() },
@@ -334,6 +343,9 @@ export const playView = {
         else if (first && err.kind === "too-complex") s.message = { key: "error_generation", kind: "error" };
         else s.message = { error: err };
         s.revealWords = true;  // under a board taller than the window they would go unseen
+      } finally {
+        s.moving = null;
+        clearTimeout(slow);
       }
       render();
     }
@@ -527,12 +539,21 @@ export const playView = {
       q("timer").textContent = Math.floor(seconds());
       const box = q("progress");
       // A first click answered within a moment shows no progress.
-      const shown = s.pending !== null && performance.now() - s.pending.since > 300;
+      const shown = s.pending !== null && performance.now() - s.pending.since > SLOW_MS;
       box.hidden = !shown;
       if (shown) {
         const secs = Math.floor((performance.now() - s.pending.since) / 1000);
         q("progress-text").textContent = t("generating", { seconds: secs });
       }
+    }
+
+    // The board awaiting a move is busy (aria-busy), and shows it once the move is slow.
+    function renderBusy() {
+      const root = board.root;
+      root.setAttribute("aria-busy", String(s.moving !== null));
+      const slow = s.moving !== null && performance.now() - s.moving >= SLOW_MS;
+      if (slow) root.dataset.slow = "";
+      else delete root.dataset.slow;
     }
 
     function renderKeys() {
@@ -556,6 +577,7 @@ export const playView = {
       state.textContent = view.state === "won" ? t("won_short") : view.state === "lost" ? t("lost_short") : "";
       q("review-this").hidden = view.state !== "won" && view.state !== "lost";
       renderClock();
+      renderBusy();
     }
 
     // --- wiring -------------------------------------------------------------------------
