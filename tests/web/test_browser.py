@@ -2235,3 +2235,47 @@ def test_a_slow_move_shows_the_board_busy(page: Page) -> None:
     _release(page)
     page.wait_for_function("document.querySelector('#board').getAttribute('aria-busy') === 'false'")
     assert page.get_attribute("#board", "data-slow") is None
+
+
+OUTLINE_SEEN = """(board) => {
+  // Where the outline of the focused board is drawn (by it or by its window), and whether an
+  // element that clips what overflows it (the board's scrolling window) cuts it off.
+  const drawn = [board, board.parentElement].find((e) => {
+    const style = getComputedStyle(e);
+    return style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+  });
+  if (!drawn) return 'no outline';
+  const style = getComputedStyle(drawn);
+  const out = parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset);
+  const r = drawn.getBoundingClientRect();
+  for (let a = drawn.parentElement; a; a = a.parentElement) {
+    const clip = getComputedStyle(a);
+    if (clip.overflowX === 'visible' && clip.overflowY === 'visible') continue;
+    const c = a.getBoundingClientRect();
+    if (r.left - out < c.left || r.top - out < c.top || r.right + out > c.right
+        || r.bottom + out > c.bottom) return 'clipped by ' + a.className;
+  }
+  return 'seen';
+}"""
+
+
+def test_the_board_reached_by_the_keyboard_shows_its_focus_and_cursor(page: Page) -> None:
+    """Tab onto the board: its focus outline is drawn where nothing clips it (the board's own
+    was cut off by its scrolling window, the same size), and the cursor cell shows where the
+    keys act; a click on the board shows no cursor."""
+    _start(page, "beginner", 4, 4)
+    assert page.locator("#board .cursor").count() == 0
+    page.focus("#play .zoom-fit")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "board"
+    assert page.evaluate(OUTLINE_SEEN, page.query_selector("#board")) == "seen"
+    cursor = page.locator("#board .cursor")
+    assert cursor.count() == 1
+    x = int(cursor.get_attribute("data-x") or 0)
+    page.keyboard.press("ArrowLeft")
+    assert cursor.get_attribute("data-x") == str(x - 1)
+    # Focused by a click, the board shows no cursor.
+    page.focus("#hint")
+    page.click(_cell(page, "board", 4, 4))
+    assert page.evaluate("document.activeElement.id") == "board"
+    assert cursor.count() == 0
