@@ -2279,3 +2279,15 @@ def test_the_board_reached_by_the_keyboard_shows_its_focus_and_cursor(page: Page
     page.click(_cell(page, "board", 4, 4))
     assert page.evaluate("document.activeElement.id") == "board"
     assert cursor.count() == 0
+
+
+def test_the_counters_are_read_but_never_announced(page: Page) -> None:
+    """The clock and the mine counter are no live regions (an <output> is one, role status, so
+    the clock could be announced every second): they are read where they stand."""
+    _start(page, "beginner", 4, 4)
+    live = page.get_by_role("status").or_(page.locator("[aria-live]:not([aria-live=off])"))
+    for counter in ("#timer", "#mines-left"):
+        assert page.locator(counter).and_(live).count() == 0
+        assert live.filter(has=page.locator(counter)).count() == 0
+    left = page.inner_text("#mines-left")
+    assert f"Mines left {left}" in page.locator(".status").aria_snapshot()

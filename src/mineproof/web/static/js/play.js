@@ -28,9 +28,9 @@ const TEMPLATE = `
   </form>
   <p class="help" data-i18n="modes_help"></p>
   <div class="status">
-    <span class="counter"><span data-i18n="mines_left">Mines left</span> <output id="mines-left">0</output></span>
+    <span class="counter"><span data-i18n="mines_left">Mines left</span> <span id="mines-left">0</span></span>
     <span id="state" class="state"></span>
-    <span class="counter"><span data-i18n="time">Time</span> <output id="timer">0</output></span>
+    <span class="counter"><span data-i18n="time">Time</span> <span id="timer">0</span></span>
   </div>
   <div class="toolbar">
     <button id="hint" type="button" data-i18n="hint">Hint</button>
