@@ -2291,3 +2291,54 @@ def test_the_counters_are_read_but_never_announced(page: Page) -> None:
         assert live.filter(has=page.locator(counter)).count() == 0
     left = page.inner_text("#mines-left")
     assert f"Mines left {left}" in page.locator(".status").aria_snapshot()
+
+
+def _name(x: int, y: int) -> str:
+    return f"{chr(65 + x)}{y + 1}"
+
+
+@pytest.mark.parametrize("end", ["mine", "flag", "won"])
+def test_the_end_of_a_game_is_announced_as_such(page: Page, store: Store, end: str) -> None:
+    """A loss is announced as a loss (it was announced as a cell opened, 'Cells uncovered: 0'),
+    a win as a win, in the page's language."""
+    _, layout = _small_game(page, store, strict=end == "flag")
+    page.select_option("#lang", "fr")
+    page.wait_for_function("document.documentElement.lang === 'fr'")
+    fr = page_strings("fr")
+    cells = covered(_view(page))
+    mines = [c for c in cells if layout.is_mine(layout.board.index(*c))]
+    safe = [c for c in cells if c not in mines]
+    if end == "mine":
+        page.click(_cell(page, "board", *mines[0]))
+        expected = fr["announce_lost"].format(cell=_name(*mines[0]))
+    elif end == "flag":
+        page.click(_cell(page, "board", *safe[0]), button="right")
+        expected = fr["announce_lost_flag"].format(cell=_name(*safe[0]))
+    else:
+        for cell in safe:
+            if page.get_attribute(_cell(page, "board", *cell), "data-state") == "covered":
+                before = _moves(page)
+                page.click(_cell(page, "board", *cell))
+                _wait_move(page, before)
+        time = page.evaluate(
+            "new Intl.NumberFormat('fr', { minimumFractionDigits: 1, maximumFractionDigits: 1, "
+            f"useGrouping: false }}).format({_view(page)['elapsed']})"
+        )
+        expected = f"{fr['won_short']} {fr['won_message'].format(time=time)}"
+    page.wait_for_function("document.querySelector('#board').dataset.gameState !== 'playing'")
+    assert page.get_attribute("#board", "data-game-state") == ("won" if end == "won" else "lost")
+    assert page.inner_text("#announce") == expected
+
+
+def test_a_gentler_start_announces_the_mines_it_flagged(page: Page) -> None:
+    page.set_checked("#gentle-start", True)
+    for _ in range(5):  # two rounds of forced moves that flag no mine say nothing of flags
+        _start(page, "intermediate", 8, 8)
+        flags = page.locator("#board .cell[data-state=flag]").count()
+        if flags:
+            break
+    opened = page.locator("#board .cell[data-state=open]").count()
+    assert flags > 0, "two rounds of forced moves flagged no mine, five times"
+    assert page.inner_text("#announce") == (
+        f"I9 opened. Cells uncovered: {opened}. Mines flagged for you: {flags}."
+    )

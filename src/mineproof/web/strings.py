@@ -146,6 +146,13 @@ def page_strings(lang: str) -> dict[str, str]:
         "announce_open": t.pgettext("page", "{cell} opened. Cells uncovered: {count}."),
         "announce_flag": t.pgettext("page", "{cell} flagged."),
         "announce_unflag": t.pgettext("page", "{cell} unflagged."),
+        "announce_open_flags": t.pgettext(
+            "page", "{cell} opened. Cells uncovered: {count}. Mines flagged for you: {flags}."
+        ),
+        "announce_lost": t.pgettext("page", "{cell} was a mine: game lost."),
+        "announce_lost_flag": t.pgettext(
+            "page", "{cell} has no mine: with strict flags, the game is lost."
+        ),
         "hint_look": t.pgettext(
             "page",
             "Look at the outlined numbers: together they prove the next move.",

@@ -357,15 +357,24 @@ export const playView = {
       return { label: "lost_short", key, kind: "error" };
     }
 
-    // Tell a screen reader what a move did (the live region; the clock is never announced).
+    // Tell a screen reader what a move did (the live region; the clock is never announced): the
+    // end of the game, or the cells it opened and the mines a gentler start flagged.
     function announce(before, after, kind, x, y) {
       const cell = cellName(x, y);
-      if (kind === "flag") {
+      if (after.state === "won") {
+        app.announce(`${t("won_short")} ${t("won_message", { time: decimal(after.elapsed, 1) })}`);
+      } else if (after.state === "lost" && after.fatal_flag) {
+        app.announce(t("announce_lost_flag", { cell: cellName(...after.fatal_flag) }));
+      } else if (after.state === "lost") {
+        app.announce(t("announce_lost", { cell: after.exploded ? cellName(...after.exploded) : cell }));
+      } else if (kind === "flag") {
         app.announce(t(after.cells[y][x] === FLAG ? "announce_flag" : "announce_unflag", { cell }));
-        return;
+      } else {
+        const count = (view, which) => view.cells.reduce((n, row) => n + row.filter(which).length, 0);
+        const opened = count(after, (c) => c >= 0) - count(before, (c) => c >= 0);
+        const flags = count(after, (c) => c === FLAG) - count(before, (c) => c === FLAG);
+        app.announce(t(flags > 0 ? "announce_open_flags" : "announce_open", { cell, count: opened, flags }));
       }
-      const opened = (view) => view.cells.reduce((n, row) => n + row.filter((c) => c >= 0).length, 0);
-      app.announce(t("announce_open", { cell, count: opened(after) - opened(before) }));
     }
 
     // New game, by its button or N: asks first while a game is in progress.
