@@ -2342,3 +2342,48 @@ def test_a_gentler_start_announces_the_mines_it_flagged(page: Page) -> None:
     assert page.inner_text("#announce") == (
         f"I9 opened. Cells uncovered: {opened}. Mines flagged for you: {flags}."
     )
+
+
+SMALL_TARGETS = """(root) => {
+  // The controls under `root` shown smaller than 44x44 CSS px (a check box counts by its
+  // label, which a tap on it toggles too), by id, class or text, with their size.
+  const small = [];
+  const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+  for (const e of root.querySelectorAll('button, select, input, textarea, [role=tab]')) {
+    if (!shown(e)) continue;
+    const target = e.type === 'checkbox' || e.type === 'radio' ? e.closest('label') || e : e;
+    const r = target.getBoundingClientRect();
+    if (r.width < 44 || r.height < 44) {
+      const name = e.id || e.className || e.textContent.trim();
+      small.push(`${name}: ${Math.round(r.width)}x${Math.round(r.height)}`);
+    }
+  }
+  return small;
+}"""
+
+
+def test_every_control_is_a_large_enough_touch_target_on_a_phone(
+    open_page: Opened, phone: Page, page: Page
+) -> None:
+    """On a touch screen every control is at least 44x44 CSS px (the zoom buttons were 38x27,
+    Hint and New game 31 px tall), and the review's step buttons stay on one row; a desktop
+    keeps its smaller controls."""
+    _start(phone, "beginner", 4, 4)
+    assert phone.evaluate(SMALL_TARGETS, phone.query_selector("body")) == []
+    phone.tap("#tab-analysis")
+    assert phone.evaluate(SMALL_TARGETS, phone.query_selector("body")) == []
+    phone.tap("#tab-review")
+    phone.set_input_files("#replay-file", str(REPLAYS / "beginner-15s.avf"))
+    phone.wait_for_selector("#review-steps:not([hidden])")
+    assert phone.evaluate(SMALL_TARGETS, phone.query_selector("body")) == []
+    boxes = [
+        phone.locator(f"#{name}").bounding_box()
+        for name in ("step-first", "step-prev", "step", "step-next", "step-last")
+    ]
+    assert all(box is not None for box in boxes)
+    tops = {round(box["y"] + box["height"] / 2) for box in boxes if box}
+    assert len(tops) == 1, "the step buttons are split over two rows"
+    assert all(box["x"] + box["width"] <= 390 for box in boxes if box)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    # A mouse points more finely: the desktop's buttons keep their size.
+    assert (page.locator("#hint").bounding_box() or {"height": 0})["height"] < 40
