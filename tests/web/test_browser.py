@@ -2387,3 +2387,36 @@ def test_every_control_is_a_large_enough_touch_target_on_a_phone(
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     # A mouse points more finely: the desktop's buttons keep their size.
     assert (page.locator("#hint").bounding_box() or {"height": 0})["height"] < 40
+
+
+def _chain_seed() -> str:
+    """Return a seed whose random beginner board, opened at E5, has a hint of two steps or more
+    (mines first, then a safe cell)."""
+    for k in range(2_000):
+        seed = f"chain-{k}"
+        game = Game(Layout(Board(9, 9), first_layout(9, 9, 10, False, seed, 4, 4)[0]))
+        game.reveal(4, 4)
+        if not game.is_over and len(hint(game.position(), "en")["steps"]) >= 2:
+            return seed
+    pytest.fail("no seed gives a beginner board whose first hint has two steps")
+
+
+def test_each_step_of_a_hint_is_a_line_led_once_by_its_label(page: Page, seeds: Seeds) -> None:
+    """The steps of a hint are not run together, a later step's level label in the middle of the
+    text ('... are mines. Level 1 (one clue): With F2 ...'): each is a line of its own, a later
+    one led by its label, as the command line prints them."""
+    seeds.queued.append(_chain_seed())
+    _new_game(page, "beginner", guess_free=False)
+    page.click(_cell(page, "board", 4, 4))
+    _wait_move(page, 0)
+    with page.expect_response(lambda r: "/hint" in r.url) as reply:
+        page.click("#hint")
+    steps = reply.value.json()["steps"]
+    page.click("#hint")
+    page.wait_for_selector("#message[data-stage='2']")
+    lines = page.locator("#message .line").all_inner_texts()
+    shown = [steps[0]["text"], *(f"{s['label']} {s['text']}" for s in steps[1:])]
+    assert lines == [*shown, page_strings("en")["hint_again_move"]]
+    page.click("#hint")
+    page.wait_for_selector("#message[data-stage='3']")
+    assert page.locator("#message .line").all_inner_texts() == shown
