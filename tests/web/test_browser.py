@@ -2389,6 +2389,36 @@ def test_every_control_is_a_large_enough_touch_target_on_a_phone(
     assert (page.locator("#hint").bounding_box() or {"height": 0})["height"] < 40
 
 
+def _first_hint(page: Page, seeds: Seeds, seed: str) -> JSON:
+    """Start a random beginner game drawn from ``seed``, open E5, press Hint and return the
+    hint the server gave."""
+    seeds.queued.append(seed)
+    _new_game(page, "beginner", guess_free=False)
+    page.click(_cell(page, "board", 4, 4))
+    _wait_move(page, 0)
+    with page.expect_response(lambda r: "/hint" in r.url) as reply:
+        page.click("#hint")
+    data: JSON = reply.value.json()
+    return data
+
+
+def test_a_hint_that_ends_in_a_guess_says_so_from_its_first_stage(page: Page, seeds: Seeds) -> None:
+    """A hint whose steps prove only mines does not claim at its first stage that they prove
+    the next move: they prove mines, then a guess comes."""
+    data = _first_hint(page, seeds, _only_mines_seed())
+    assert data["guess_text"] and not data["steps"][-1]["safe"]
+    page.wait_for_selector("#message[data-stage='1']")
+    words = page_strings("en")
+    assert page.inner_text("#message").endswith(
+        f"{words['hint_look_guess']} {words['hint_again_reason']}"
+    )
+    assert words["hint_look"] not in page.inner_text("#message")
+    page.click("#hint")
+    page.click("#hint")
+    page.wait_for_selector("#message[data-stage='3']")
+    assert page.locator("#message .line").all_inner_texts()[-1] == data["guess_text"]
+
+
 def _chain_seed() -> str:
     """Return a seed whose random beginner board, opened at E5, has a hint of two steps or more
     (mines first, then a safe cell)."""
@@ -2405,13 +2435,7 @@ def test_each_step_of_a_hint_is_a_line_led_once_by_its_label(page: Page, seeds: 
     """The steps of a hint are not run together, a later step's level label in the middle of the
     text ('... are mines. Level 1 (one clue): With F2 ...'): each is a line of its own, a later
     one led by its label, as the command line prints them."""
-    seeds.queued.append(_chain_seed())
-    _new_game(page, "beginner", guess_free=False)
-    page.click(_cell(page, "board", 4, 4))
-    _wait_move(page, 0)
-    with page.expect_response(lambda r: "/hint" in r.url) as reply:
-        page.click("#hint")
-    steps = reply.value.json()["steps"]
+    steps = _first_hint(page, seeds, _chain_seed())["steps"]
     page.click("#hint")
     page.wait_for_selector("#message[data-stage='2']")
     lines = page.locator("#message .line").all_inner_texts()

@@ -157,6 +157,11 @@ def page_strings(lang: str) -> dict[str, str]:
             "page",
             "Look at the outlined numbers: together they prove the next move.",
         ),
+        "hint_look_guess": t.pgettext(
+            "page",
+            "Look at the outlined numbers: together they prove where mines are, but no safe "
+            "cell, so a guess comes after.",
+        ),
         "hint_again_reason": t.pgettext("page", "Press Hint again for the reason."),
         "hint_again_move": t.pgettext("page", "Press Hint again to see the move."),
         "hint_stage": t.pgettext("page", "Hint {n} of 3"),
