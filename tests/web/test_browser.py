@@ -1067,7 +1067,7 @@ def test_cells_are_named_and_moves_announced_but_not_the_clock(page: Page) -> No
     assert page.evaluate(f"document.querySelector('#announce').matches('{live}')")
     # Every key the page answers is in the help.
     keys = page.locator("#keys kbd").all_inner_texts()
-    for key in ["F", "H", "P", "N", "+", "0", "Space", "Enter", "\u2190"]:
+    for key in ["F", "Backspace", "H", "P", "N", "+", "0", "Space", "Enter", "\u2190"]:
         assert key in keys
 
 
@@ -2444,3 +2444,27 @@ def test_each_step_of_a_hint_is_a_line_led_once_by_its_label(page: Page, seeds: 
     page.click("#hint")
     page.wait_for_selector("#message[data-stage='3']")
     assert page.locator("#message .line").all_inner_texts() == shown
+
+
+def test_backspace_is_listed_with_what_it_does(page: Page) -> None:
+    """Backspace flags and unflags as F does; the keys under the board list it, in the page's
+    language."""
+    _start(page, "beginner", 4, 4)
+    x, y = _first_covered(page)
+    page.focus("#board")
+    for _ in range(abs(x - 4)):
+        page.keyboard.press("ArrowLeft" if x < 4 else "ArrowRight")
+    for _ in range(abs(y - 4)):
+        page.keyboard.press("ArrowUp" if y < 4 else "ArrowDown")
+    page.keyboard.press("Backspace")
+    _wait_move(page, 1)
+    assert page.get_attribute(_cell(page, "board", x, y), "data-state") == "flag"
+    page.keyboard.press("Backspace")
+    _wait_move(page, 2)
+    assert page.get_attribute(_cell(page, "board", x, y), "data-state") == "covered"
+    page.select_option("#lang", "de")
+    page.wait_for_function("document.documentElement.lang === 'de'")
+    de = page_strings("de")
+    row = page.locator("#keys dt", has_text=de["key_backspace"])
+    assert row.locator("kbd").all_inner_texts() == ["F", de["key_backspace"]]
+    assert row.evaluate("(dt) => dt.nextElementSibling.innerText") == de["key_flag"]

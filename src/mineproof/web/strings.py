@@ -183,6 +183,7 @@ def page_strings(lang: str) -> dict[str, str]:
         "keys": t.pgettext("page", "Keys"),
         "key_space": t.pgettext("page", "Space"),
         "key_enter": t.pgettext("page", "Enter"),
+        "key_backspace": t.pgettext("page", "Backspace"),
         "key_move": t.pgettext("page", "move the cursor"),
         "key_open": t.pgettext("page", "open (on a satisfied number: its neighbours)"),
         "key_flag": t.pgettext("page", "flag or unflag"),

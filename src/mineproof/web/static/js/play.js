@@ -55,7 +55,7 @@ const TEMPLATE = `
 const SHORTCUTS = [
   [["\u2190", "\u2191", "\u2192", "\u2193"], "key_move"],
   [[{ name: "key_space" }, { name: "key_enter" }], "key_open"],
-  [["F"], "key_flag"],
+  [["F", { name: "key_backspace" }], "key_flag"],
   [["H"], "key_hint"],
   [["P"], "key_probabilities"],
   [["N"], "key_new"],
