@@ -1067,7 +1067,7 @@ def test_cells_are_named_and_moves_announced_but_not_the_clock(page: Page) -> No
     assert page.evaluate(f"document.querySelector('#announce').matches('{live}')")
     # Every key the page answers is in the help.
     keys = page.locator("#keys kbd").all_inner_texts()
-    for key in ["F", "H", "P", "N", "+", "0", "Space", "Enter", "\u2190"]:
+    for key in ["F", "Backspace", "H", "P", "N", "+", "0", "Space", "Enter", "\u2190"]:
         assert key in keys
 
 
@@ -2138,3 +2138,371 @@ def test_a_review_is_stepped_through_while_another_loads_then_replaced_from_its_
     assert page.get_attribute("#review-summary", "aria-busy") == "false"
     assert page.get_attribute("#review-board", "data-step") == "2"
     assert page.locator("#review-board .cell").count() == 88
+
+
+# --- the second new-user review: each defect fixed with this test ----------------------------
+
+
+def test_the_boxes_are_kept_from_visit_to_visit(page: Page) -> None:
+    """Guess-free board, like the other settings of a new game, is kept when a game is made;
+    Probabilities and Tutor when they change (before, a reload ticked Guess-free and Tutor again
+    and unticked Probabilities)."""
+    page.set_checked("#tutor", False)
+    page.set_checked("#show-probabilities", True)
+    _new_game(page, "beginner", guess_free=False)
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert not page.is_checked("#guess-free")
+    assert not page.is_checked("#tutor")
+    assert page.is_checked("#show-probabilities")
+    # Ticked again, they are kept ticked.
+    page.set_checked("#tutor", True)
+    page.set_checked("#show-probabilities", False)
+    _new_game(page, "beginner", guess_free=True)
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.is_checked("#guess-free") and page.is_checked("#tutor")
+    assert not page.is_checked("#show-probabilities")
+
+
+def test_a_game_opened_by_its_address_shows_its_settings(open_page: Opened, page: Page) -> None:
+    """In a browser that kept no settings, the settings row above a game opened by its address
+    tells that game: its level (not Beginner above a 16x16 board), size, kind of board, technique
+    and rules."""
+    page.select_option("#technique", "gentle")
+    page.set_checked("#strict", True)
+    _new_game(page, "intermediate")
+    game = page.get_attribute("#board", "data-game")
+    other = open_page(path=f"?game={game}")
+    assert other.input_value("#level") == "intermediate"
+    assert other.input_value("#technique") == "gentle"
+    assert other.is_checked("#guess-free") and other.is_checked("#strict")
+    assert not other.is_checked("#punish") and not other.is_checked("#gentle-start")
+    _custom_size(page, 7, 6, 5)
+    page.set_checked("#strict", False)
+    page.set_checked("#punish", True)
+    _new_game(page, "custom", guess_free=False)
+    game = page.get_attribute("#board", "data-game")
+    other = open_page(path=f"?game={game}")
+    assert other.input_value("#level") == "custom" and other.is_visible("#custom-size")
+    sizes = [other.input_value(f"#custom-{k}") for k in ("width", "height", "mines")]
+    assert sizes == ["7", "6", "5"]
+    assert not other.is_checked("#guess-free") and other.is_disabled("#technique")
+    assert other.is_checked("#punish") and not other.is_checked("#strict")
+
+
+@pytest.mark.parametrize("mines", ["0", "-3", "2.5"])
+def test_a_refused_new_game_is_no_longer_said_once_its_settings_change(
+    page: Page, mines: str
+) -> None:
+    """The server's refusal of a new game's settings goes when they change, and stays gone when
+    the browser's own checks refuse the next ones (no request is sent: the old words stayed)."""
+    _custom_size(page, 5, 5, 25)
+    page.click("#new")
+    page.wait_for_selector("#message.error")
+    assert page.inner_text("#message") == "Mines: choose a number from 1 to 16."
+    page.fill("#custom-width", "8")
+    page.fill("#custom-height", "8")
+    page.fill("#custom-mines", mines)
+    page.click("#new")
+    assert page.evaluate("document.querySelector('#custom-mines').validity.valid") is False
+    assert page.is_hidden("#message")
+
+
+@pytest.mark.parametrize("strings", [True, False])
+def test_a_page_that_cannot_start_says_the_server_is_out_of_reach(
+    browser: Browser, base_url: str, strings: bool
+) -> None:
+    """When the server cannot be reached at the start the page says so, in the player's
+    language if the server still gives its words, else in English: never the browser's own
+    'Failed to fetch'."""
+    context = browser.new_context(locale="fr-FR", bypass_csp=True)
+    try:
+        page = context.new_page()
+        page.route("**/api/meta", lambda route: route.abort())
+        if not strings:
+            page.route("**/api/strings*", lambda route: route.abort())
+        page.goto(base_url)
+        page.wait_for_selector("#page-error:not([hidden])")
+        lang = "fr" if strings else "en"
+        page.wait_for_function(
+            "(text) => document.querySelector('#page-error').innerText === text",
+            arg=page_strings(lang)["error_offline"],
+        )
+    finally:
+        context.close()
+
+
+def test_a_language_that_cannot_be_loaded_is_said_and_the_menu_keeps_the_one_shown(
+    page: Page,
+) -> None:
+    page.select_option("#lang", "de")
+    page.wait_for_function("document.documentElement.lang === 'de'")
+    page.route("**/api/strings?lang=fr", lambda route: route.abort())
+    page.select_option("#lang", "fr")
+    page.wait_for_selector("#page-error:not([hidden])")
+    de = page_strings("de")
+    assert page.inner_text("#page-error") == (
+        de["error_language"].format(language="Français") + " " + de["error_offline"]
+    )
+    assert page.input_value("#lang") == "de"
+    assert page.evaluate("document.documentElement.lang") == "de"
+    assert page.inner_text("#tab-play") == de["play"]
+    # Once the server gives the words again, the language changes and the words go.
+    page.unroute("**/api/strings?lang=fr")
+    page.select_option("#lang", "fr")
+    page.wait_for_function("document.documentElement.lang === 'fr'")
+    assert page.is_hidden("#page-error")
+
+
+def test_a_slow_move_shows_the_board_busy(page: Page) -> None:
+    """A move awaited is said at once to screen readers (aria-busy), and shown on the board
+    when it takes more than a moment (as a slow first click shows its progress)."""
+    _start(page, "beginner", 4, 4)
+    _stop_the_clock(page)
+    assert page.get_attribute("#board", "aria-busy") == "false"
+    x, y = _first_covered(page)
+    _hold(page, "/open")
+    page.click(_cell(page, "board", x, y))
+    _held(page)
+    assert page.get_attribute("#board", "aria-busy") == "true"
+    assert page.get_attribute("#board", "data-slow") is None  # not within a moment
+    page.clock.run_for(400)
+    page.wait_for_selector("#board[data-slow]")
+    assert page.evaluate("getComputedStyle(document.querySelector('#board')).opacity") != "1"
+    _release(page)
+    page.wait_for_function("document.querySelector('#board').getAttribute('aria-busy') === 'false'")
+    assert page.get_attribute("#board", "data-slow") is None
+
+
+OUTLINE_SEEN = """(board) => {
+  // Where the outline of the focused board is drawn (by it or by its window), and whether an
+  // element that clips what overflows it (the board's scrolling window) cuts it off.
+  const drawn = [board, board.parentElement].find((e) => {
+    const style = getComputedStyle(e);
+    return style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+  });
+  if (!drawn) return 'no outline';
+  const style = getComputedStyle(drawn);
+  const out = parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset);
+  const r = drawn.getBoundingClientRect();
+  for (let a = drawn.parentElement; a; a = a.parentElement) {
+    const clip = getComputedStyle(a);
+    if (clip.overflowX === 'visible' && clip.overflowY === 'visible') continue;
+    const c = a.getBoundingClientRect();
+    if (r.left - out < c.left || r.top - out < c.top || r.right + out > c.right
+        || r.bottom + out > c.bottom) return 'clipped by ' + a.className;
+  }
+  return 'seen';
+}"""
+
+
+def test_the_board_reached_by_the_keyboard_shows_its_focus_and_cursor(page: Page) -> None:
+    """Tab onto the board: its focus outline is drawn where nothing clips it (the board's own
+    was cut off by its scrolling window, the same size), and the cursor cell shows where the
+    keys act; a click on the board shows no cursor."""
+    _start(page, "beginner", 4, 4)
+    assert page.locator("#board .cursor").count() == 0
+    page.focus("#play .zoom-fit")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "board"
+    assert page.evaluate(OUTLINE_SEEN, page.query_selector("#board")) == "seen"
+    cursor = page.locator("#board .cursor")
+    assert cursor.count() == 1
+    x = int(cursor.get_attribute("data-x") or 0)
+    page.keyboard.press("ArrowLeft")
+    assert cursor.get_attribute("data-x") == str(x - 1)
+    # Focused by a click, the board shows no cursor.
+    page.focus("#hint")
+    page.click(_cell(page, "board", 4, 4))
+    assert page.evaluate("document.activeElement.id") == "board"
+    assert cursor.count() == 0
+
+
+def test_the_counters_are_read_but_never_announced(page: Page) -> None:
+    """The clock and the mine counter are no live regions (an <output> is one, role status, so
+    the clock could be announced every second): they are read where they stand."""
+    _start(page, "beginner", 4, 4)
+    live = page.get_by_role("status").or_(page.locator("[aria-live]:not([aria-live=off])"))
+    for counter in ("#timer", "#mines-left"):
+        assert page.locator(counter).and_(live).count() == 0
+        assert live.filter(has=page.locator(counter)).count() == 0
+    left = page.inner_text("#mines-left")
+    assert f"Mines left {left}" in page.locator(".status").aria_snapshot()
+
+
+def _name(x: int, y: int) -> str:
+    return f"{chr(65 + x)}{y + 1}"
+
+
+@pytest.mark.parametrize("end", ["mine", "flag", "won"])
+def test_the_end_of_a_game_is_announced_as_such(page: Page, store: Store, end: str) -> None:
+    """A loss is announced as a loss (it was announced as a cell opened, 'Cells uncovered: 0'),
+    a win as a win, in the page's language."""
+    _, layout = _small_game(page, store, strict=end == "flag")
+    page.select_option("#lang", "fr")
+    page.wait_for_function("document.documentElement.lang === 'fr'")
+    fr = page_strings("fr")
+    cells = covered(_view(page))
+    mines = [c for c in cells if layout.is_mine(layout.board.index(*c))]
+    safe = [c for c in cells if c not in mines]
+    if end == "mine":
+        page.click(_cell(page, "board", *mines[0]))
+        expected = fr["announce_lost"].format(cell=_name(*mines[0]))
+    elif end == "flag":
+        page.click(_cell(page, "board", *safe[0]), button="right")
+        expected = fr["announce_lost_flag"].format(cell=_name(*safe[0]))
+    else:
+        for cell in safe:
+            if page.get_attribute(_cell(page, "board", *cell), "data-state") == "covered":
+                before = _moves(page)
+                page.click(_cell(page, "board", *cell))
+                _wait_move(page, before)
+        time = page.evaluate(
+            "new Intl.NumberFormat('fr', { minimumFractionDigits: 1, maximumFractionDigits: 1, "
+            f"useGrouping: false }}).format({_view(page)['elapsed']})"
+        )
+        expected = f"{fr['won_short']} {fr['won_message'].format(time=time)}"
+    page.wait_for_function("document.querySelector('#board').dataset.gameState !== 'playing'")
+    assert page.get_attribute("#board", "data-game-state") == ("won" if end == "won" else "lost")
+    assert page.inner_text("#announce") == expected
+
+
+def test_a_gentler_start_announces_the_mines_it_flagged(page: Page) -> None:
+    page.set_checked("#gentle-start", True)
+    for _ in range(5):  # two rounds of forced moves that flag no mine say nothing of flags
+        _start(page, "intermediate", 8, 8)
+        flags = page.locator("#board .cell[data-state=flag]").count()
+        if flags:
+            break
+    opened = page.locator("#board .cell[data-state=open]").count()
+    assert flags > 0, "two rounds of forced moves flagged no mine, five times"
+    assert page.inner_text("#announce") == (
+        f"I9 opened. Cells uncovered: {opened}. Mines flagged for you: {flags}."
+    )
+
+
+SMALL_TARGETS = """(root) => {
+  // The controls under `root` shown smaller than 44x44 CSS px (a check box counts by its
+  // label, which a tap on it toggles too), by id, class or text, with their size.
+  const small = [];
+  const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+  for (const e of root.querySelectorAll('button, select, input, textarea, [role=tab]')) {
+    if (!shown(e)) continue;
+    const target = e.type === 'checkbox' || e.type === 'radio' ? e.closest('label') || e : e;
+    const r = target.getBoundingClientRect();
+    if (r.width < 44 || r.height < 44) {
+      const name = e.id || e.className || e.textContent.trim();
+      small.push(`${name}: ${Math.round(r.width)}x${Math.round(r.height)}`);
+    }
+  }
+  return small;
+}"""
+
+
+def test_every_control_is_a_large_enough_touch_target_on_a_phone(
+    open_page: Opened, phone: Page, page: Page
+) -> None:
+    """On a touch screen every control is at least 44x44 CSS px (the zoom buttons were 38x27,
+    Hint and New game 31 px tall), and the review's step buttons stay on one row; a desktop
+    keeps its smaller controls."""
+    _start(phone, "beginner", 4, 4)
+    assert phone.evaluate(SMALL_TARGETS, phone.query_selector("body")) == []
+    phone.tap("#tab-analysis")
+    assert phone.evaluate(SMALL_TARGETS, phone.query_selector("body")) == []
+    phone.tap("#tab-review")
+    phone.set_input_files("#replay-file", str(REPLAYS / "beginner-15s.avf"))
+    phone.wait_for_selector("#review-steps:not([hidden])")
+    assert phone.evaluate(SMALL_TARGETS, phone.query_selector("body")) == []
+    boxes = [
+        phone.locator(f"#{name}").bounding_box()
+        for name in ("step-first", "step-prev", "step", "step-next", "step-last")
+    ]
+    assert all(box is not None for box in boxes)
+    tops = {round(box["y"] + box["height"] / 2) for box in boxes if box}
+    assert len(tops) == 1, "the step buttons are split over two rows"
+    assert all(box["x"] + box["width"] <= 390 for box in boxes if box)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    # A mouse points more finely: the desktop's buttons keep their size.
+    assert (page.locator("#hint").bounding_box() or {"height": 0})["height"] < 40
+
+
+def _first_hint(page: Page, seeds: Seeds, seed: str) -> JSON:
+    """Start a random beginner game drawn from ``seed``, open E5, press Hint and return the
+    hint the server gave."""
+    seeds.queued.append(seed)
+    _new_game(page, "beginner", guess_free=False)
+    page.click(_cell(page, "board", 4, 4))
+    _wait_move(page, 0)
+    with page.expect_response(lambda r: "/hint" in r.url) as reply:
+        page.click("#hint")
+    data: JSON = reply.value.json()
+    return data
+
+
+def test_a_hint_that_ends_in_a_guess_says_so_from_its_first_stage(page: Page, seeds: Seeds) -> None:
+    """A hint whose steps prove only mines does not claim at its first stage that they prove
+    the next move: they prove mines, then a guess comes."""
+    data = _first_hint(page, seeds, _only_mines_seed())
+    assert data["guess_text"] and not data["steps"][-1]["safe"]
+    page.wait_for_selector("#message[data-stage='1']")
+    words = page_strings("en")
+    assert page.inner_text("#message").endswith(
+        f"{words['hint_look_guess']} {words['hint_again_reason']}"
+    )
+    assert words["hint_look"] not in page.inner_text("#message")
+    page.click("#hint")
+    page.click("#hint")
+    page.wait_for_selector("#message[data-stage='3']")
+    assert page.locator("#message .line").all_inner_texts()[-1] == data["guess_text"]
+
+
+def _chain_seed() -> str:
+    """Return a seed whose random beginner board, opened at E5, has a hint of two steps or more
+    (mines first, then a safe cell)."""
+    for k in range(2_000):
+        seed = f"chain-{k}"
+        game = Game(Layout(Board(9, 9), first_layout(9, 9, 10, False, seed, 4, 4)[0]))
+        game.reveal(4, 4)
+        if not game.is_over and len(hint(game.position(), "en")["steps"]) >= 2:
+            return seed
+    pytest.fail("no seed gives a beginner board whose first hint has two steps")
+
+
+def test_each_step_of_a_hint_is_a_line_led_once_by_its_label(page: Page, seeds: Seeds) -> None:
+    """The steps of a hint are not run together, a later step's level label in the middle of the
+    text ('... are mines. Level 1 (one clue): With F2 ...'): each is a line of its own, a later
+    one led by its label, as the command line prints them."""
+    steps = _first_hint(page, seeds, _chain_seed())["steps"]
+    page.click("#hint")
+    page.wait_for_selector("#message[data-stage='2']")
+    lines = page.locator("#message .line").all_inner_texts()
+    shown = [steps[0]["text"], *(f"{s['label']} {s['text']}" for s in steps[1:])]
+    assert lines == [*shown, page_strings("en")["hint_again_move"]]
+    page.click("#hint")
+    page.wait_for_selector("#message[data-stage='3']")
+    assert page.locator("#message .line").all_inner_texts() == shown
+
+
+def test_backspace_is_listed_with_what_it_does(page: Page) -> None:
+    """Backspace flags and unflags as F does; the keys under the board list it, in the page's
+    language."""
+    _start(page, "beginner", 4, 4)
+    x, y = _first_covered(page)
+    page.focus("#board")
+    for _ in range(abs(x - 4)):
+        page.keyboard.press("ArrowLeft" if x < 4 else "ArrowRight")
+    for _ in range(abs(y - 4)):
+        page.keyboard.press("ArrowUp" if y < 4 else "ArrowDown")
+    page.keyboard.press("Backspace")
+    _wait_move(page, 1)
+    assert page.get_attribute(_cell(page, "board", x, y), "data-state") == "flag"
+    page.keyboard.press("Backspace")
+    _wait_move(page, 2)
+    assert page.get_attribute(_cell(page, "board", x, y), "data-state") == "covered"
+    page.select_option("#lang", "de")
+    page.wait_for_function("document.documentElement.lang === 'de'")
+    de = page_strings("de")
+    row = page.locator("#keys dt", has_text=de["key_backspace"])
+    assert row.locator("kbd").all_inner_texts() == ["F", de["key_backspace"]]
+    assert row.evaluate("(dt) => dt.nextElementSibling.innerText") == de["key_flag"]

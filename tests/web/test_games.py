@@ -101,6 +101,37 @@ def test_flag_and_chord_before_the_first_click_change_nothing(games: Games, stor
     assert row is not None and row.moves == [] and row.layout is None
 
 
+def test_a_move_that_opens_nothing_is_no_move(games: Games, store: Store) -> None:
+    """A chord on a number whose flags are not all placed, on a covered cell or on a 0, and an
+    open of an opened or flagged cell change nothing: the game is as it was, and no move is
+    counted or stored (a double click on a number used to make two moves that did nothing)."""
+    view = games.create("beginner")
+    game_id = view["id"]
+    games.move(game_id, "open", 4, 4)
+    board, mines = _layout(games, store, game_id)
+    position = position_of(games.view(game_id))
+    number = next(i for i in range(board.size) if position.cells[i] > 0)
+    mine = next(n for n in board.neighbours(number) if mines >> n & 1)
+    zero = board.index(4, 4)
+    games.move(game_id, "flag", *board.xy(mine))
+    before = games.view(game_id)
+    assert before["moves"] == 2
+    idle = [
+        ("chord", zero),
+        ("chord", mine),
+        ("open", zero),
+        ("open", number),
+        ("open", mine),
+        *[("chord", number)] * (position.cells[number] > 1),
+        *[("chord", board.index(x, y)) for x, y in covered(before)[:2]],
+    ]
+    for kind, i in idle:
+        result = games.move(game_id, kind, *board.xy(i))
+        assert result.view == before and not result.guess and result.tutor is None, (kind, i)
+    row = store.load(game_id)
+    assert row is not None and len(row.moves) == 2
+
+
 @pytest.mark.parametrize("guess_free", [True, False])
 @pytest.mark.parametrize("start", [(0, 0), (4, 4), (8, 3), (15, 15)])
 def test_first_click_is_an_opening(

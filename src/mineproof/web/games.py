@@ -164,7 +164,9 @@ class _Live:
 @dataclass(frozen=True, slots=True)
 class _Plan:
     """A move checked against the game, before its work: the work to do (the first layout, or
-    the judgement of the move), and the number of moves it was planned after."""
+    the judgement of the move), and the number of moves it was planned after. An ``idle`` move
+    changes nothing (a flag or a chord before the first click, an open or a chord that opens no
+    cell): it is not made, and not counted or stored as a move."""
 
     kind: str
     x: int
@@ -172,6 +174,7 @@ class _Plan:
     version: int
     job: Job[Any] | None
     first: bool
+    idle: bool = False
 
 
 def stored_game(row: GameRow) -> StoredGame:
@@ -494,7 +497,7 @@ class Games:
         game = live.game
         if game is None:
             if kind != "open":
-                return _Plan(kind, x, y, live.moves, None, first=False)
+                return _Plan(kind, x, y, live.moves, None, first=False, idle=True)
             args = (
                 *(row.width, row.height, row.mines, row.guess_free, row.seed, x, y),
                 *(self.budget, row.technique, row.reveal),
@@ -509,7 +512,7 @@ class Games:
             return _Plan(kind, x, y, live.moves, None, first=False)
         targets = move_targets(game, kind, x, y)
         if not targets:
-            return _Plan(kind, x, y, live.moves, None, first=False)
+            return _Plan(kind, x, y, live.moves, None, first=False, idle=True)
         punish = f"{row.seed}:{live.moves}" if row.punish else None
         work = Job(judge, (game.position(), targets, lang, punish))
         return _Plan(kind, x, y, live.moves, work, first=False)
@@ -526,9 +529,9 @@ class Games:
         guess, tutor = False, None
         now = self._clock()
         made: list[tuple[str, int, int]] = []  # moves made for the player after this one
+        if plan.idle:
+            return MoveResult(self._view(live), False, None)
         if live.game is None:
-            if not plan.first:  # a flag or a chord before the first click changes nothing
-                return MoveResult(self._view(live), False, None)
             mask, made = outcome
             board = Board(row.width, row.height)
             live.game = Game(Layout(board, mask), strict_flags=row.strict)

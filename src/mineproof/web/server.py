@@ -13,7 +13,9 @@ Routes (cells are ``[x, y]``, x the column and y the row from the top-left):
   ``postmortem`` (``null`` when its analysis passed its budget);
 - ``POST /api/games/ID/open|flag|chord`` ``{"x", "y", "lang"?}``: a move; the answer holds the
   view (with the post-mortem when the move lost), ``guess`` and ``tutor`` (when a guess was
-  made while a safe cell was provable, the hint that leads to it);
+  made while a safe cell was provable, the hint that leads to it); a move that changes nothing
+  (a chord whose flags are not all placed, an open of an opened or flagged cell) answers with
+  the game as it was, and is not counted;
 - ``GET /api/games/ID/hint?lang=L``, ``GET /api/games/ID/probabilities`` (each counts as help
   for the statistics once it is answered: not when it is refused or fails, nor when its client
   leaves before the answer is ready);

@@ -145,6 +145,9 @@ def page_strings(lang: str) -> dict[str, str]:
         ),
         "error_move": t.pgettext("page", "This move is not allowed."),
         "error_other": t.pgettext("page", "The server answered with error {status}."),
+        "error_language": t.pgettext(
+            "page", "{language} could not be loaded: the page stays in this language."
+        ),
         "generating": t.pgettext("page", "Drawing a guess-free board… {seconds} s"),
         "cancel": t.pgettext("page", "Cancel"),
         "cancelled_first_click": t.pgettext(
@@ -159,9 +162,21 @@ def page_strings(lang: str) -> dict[str, str]:
         "announce_open": t.pgettext("page", "{cell} opened. Cells uncovered: {count}."),
         "announce_flag": t.pgettext("page", "{cell} flagged."),
         "announce_unflag": t.pgettext("page", "{cell} unflagged."),
+        "announce_open_flags": t.pgettext(
+            "page", "{cell} opened. Cells uncovered: {count}. Mines flagged for you: {flags}."
+        ),
+        "announce_lost": t.pgettext("page", "{cell} was a mine: game lost."),
+        "announce_lost_flag": t.pgettext(
+            "page", "{cell} has no mine: with strict flags, the game is lost."
+        ),
         "hint_look": t.pgettext(
             "page",
             "Look at the outlined numbers: together they prove the next move.",
+        ),
+        "hint_look_guess": t.pgettext(
+            "page",
+            "Look at the outlined numbers: together they prove where mines are, but no safe "
+            "cell, so a guess comes after.",
         ),
         "hint_again_reason": t.pgettext("page", "Press Hint again for the reason."),
         "hint_again_move": t.pgettext("page", "Press Hint again to see the move."),
@@ -184,6 +199,7 @@ def page_strings(lang: str) -> dict[str, str]:
         "keys": t.pgettext("page", "Keys"),
         "key_space": t.pgettext("page", "Space"),
         "key_enter": t.pgettext("page", "Enter"),
+        "key_backspace": t.pgettext("page", "Backspace"),
         "key_move": t.pgettext("page", "move the cursor"),
         "key_open": t.pgettext("page", "open (on a satisfied number: its neighbours)"),
         "key_flag": t.pgettext("page", "flag or unflag"),

@@ -228,10 +228,10 @@ def apply_move(game: Game, kind: str, x: int, y: int) -> None:
 
 def move_targets(game: Game, kind: str, x: int, y: int) -> int:
     """Return the covered cells a move on ``game`` opens, as a mask: the cell of an ``open``
-    (none when it is opened already), the cells a ``chord`` opens; none for a flag."""
+    (none when it is opened or flagged already), the cells a ``chord`` opens; none for a flag."""
     if kind == "open":
         i = game.board.index(x, y)
-        return 0 if game.opened_mask >> i & 1 else 1 << i
+        return 0 if (game.opened_mask | game.flag_mask) >> i & 1 else 1 << i
     targets = 0
     if kind == "chord":
         for i in game.chord_cells(x, y):

@@ -120,6 +120,9 @@ export class BoardView {
     root.addEventListener("pointerup", () => this.cancelPress());
     root.addEventListener("pointerleave", () => this.cancelPress());
     root.addEventListener("keydown", (e) => this.key(e));
+    // Reached by the keyboard, the board shows where its keys act (not on a click: the mouse
+    // points itself).
+    root.addEventListener("focus", () => { if (root.matches(":focus-visible")) this.showCursor(true); });
     // Touch: one finger pans the board (then the page, past its edges), two fingers zoom.
     const wrap = this.wrap;
     wrap.addEventListener("pointerdown", (e) => this.touchDown(e));

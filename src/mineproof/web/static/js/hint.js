@@ -6,7 +6,8 @@
 // look); 2. the reason is given (the steps' texts); 3. the conclusion is marked on the board
 // (cells ticked safe, mines marked). When nothing is forced the hint names the safest cells
 // and the `best` player's pick, its probability and why, at once (stage 3); when its steps
-// prove only mines, that guess comes after them (`guess_text`, at stage 3).
+// prove only mines, that guess comes after them (`guess_text`, at stage 3), and stage 1 says
+// so: such steps prove no move.
 
 import { t } from "./i18n.js";
 
@@ -50,16 +51,27 @@ export function hintCells(hint, stage = STAGES) {
   return [...hintMarks(hint, stage).keys()].map((key) => key.split(",").map(Number));
 }
 
-// Return the hint's words at `stage`: { label, text }; `prefix` is said first (the tutor's).
+// Whether the hint's steps prove only mines, and so end in a guess (its words, `guess_text`).
+export function endsInGuess(hint) {
+  return !isGuess(hint) && Boolean(hint.guess_text);
+}
+
+// Return the hint's words at `stage`: { label, text }, the text as lines (util.js showMessage);
+// `prefix` is said first (the tutor's). The label names the first step's level of technique;
+// each step is a line of its own, a later step's led by its own level's label, as the command
+// line prints them.
 export function hintWords(hint, stage = STAGES, prefix = "") {
   const steps = hintSteps(hint);
-  const reason = steps.map((step, n) => (n === 0 ? step.text : `${step.label} ${step.text}`)).join(" ");
+  const reason = steps.map((step, n) => (n === 0 ? step.text : `${step.label} ${step.text}`));
   if (isGuess(hint) || prefix) {
     return { label: [prefix, hint.label].filter(Boolean).join(" "), text: reason };
   }
   const label = `${t("hint_stage", { n: stage })} · ${hint.label}`;
-  if (stage === 1) return { label, text: `${t("hint_look")} ${t("hint_again_reason")}` };
-  if (stage === 2) return { label, text: `${reason} ${t("hint_again_move")}` };
+  if (stage === 1) {
+    const look = endsInGuess(hint) ? "hint_look_guess" : "hint_look";
+    return { label, text: `${t(look)} ${t("hint_again_reason")}` };
+  }
+  if (stage === 2) return { label, text: [...reason, t("hint_again_move")] };
   // Steps that prove only mines end in a guess: its words follow them.
-  return { label, text: hint.guess_text ? `${reason} ${hint.guess_text}` : reason };
+  return { label, text: endsInGuess(hint) ? [...reason, hint.guess_text] : reason };
 }

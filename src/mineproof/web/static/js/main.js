@@ -23,7 +23,7 @@
 // line in gameRequest(); what is drawn on a finished game comes from cellLook(); words under
 // the board are a message descriptor in `s.message`, worded at render time.
 
-import { api } from "./api.js";
+import { ApiError, api } from "./api.js";
 import { analysisView } from "./analysis.js";
 import { errorText, language, loadLanguage, t, translate } from "./i18n.js";
 import { playView } from "./play.js";
@@ -33,11 +33,19 @@ import { $, el, saved } from "./util.js";
 
 const VIEWS = [playView, analysisView, reviewView, statsView];
 
+// The language the player chose last, else the browser's.
+const wanted = () => saved.get("lang") || (navigator.language || "en").slice(0, 2);
+
+// Say `text` above the views (what the page as a whole could not do), or nothing.
+function sayOnPage(text) {
+  const box = $("page-error");
+  box.textContent = text;
+  box.hidden = !text;
+}
+
 async function start() {
   const meta = await api("GET", "/api/meta");
-  const browser = (navigator.language || "en").slice(0, 2);
-  const wanted = saved.get("lang") || browser;
-  await loadLanguage(api, meta.languages.includes(wanted) ? wanted : "en");
+  await loadLanguage(api, meta.languages.includes(wanted()) ? wanted() : "en");
 
   const views = new Map();
   const app = {
@@ -110,14 +118,19 @@ async function start() {
     select.appendChild(el("option", { value: code }, meta.language_names[code] || code));
   }
   select.value = language();
+  // A language whose words cannot be had is said so, in the language still shown, which the
+  // menu keeps showing.
   select.addEventListener("change", async () => {
+    const lang = select.value;
     try {
-      await loadLanguage(api, select.value);
+      await loadLanguage(api, lang);
     } catch (err) {
       console.error(err);
       select.value = language();
+      sayOnPage(`${t("error_language", { language: meta.language_names[lang] || lang })} ${errorText(err)}`);
       return;
     }
+    sayOnPage("");
     saved.set("lang", language());
     translate();
     document.dispatchEvent(new Event("mineproof:language"));
@@ -134,9 +147,22 @@ async function start() {
   document.body.dataset.ready = "true";
 }
 
-start().catch((err) => {
+// A page that cannot start says why in the player's words when the server still gives them,
+// else in the English words of the markup: the server does not answer.
+start().catch(async (err) => {
   console.error(err);
-  const box = $("boot-error");
-  box.textContent = String(err.message || err);
-  box.hidden = false;
+  if (!(err instanceof ApiError)) {
+    sayOnPage(String(err.message || err));
+    return;
+  }
+  sayOnPage($("page-error").textContent);
+  for (const lang of [wanted(), "en"]) {
+    try {
+      await loadLanguage(api, lang);
+      sayOnPage(errorText(err));
+      return;
+    } catch (again) {
+      if (again.kind === "offline") return;
+    }
+  }
 });

@@ -28,9 +28,9 @@ const TEMPLATE = `
   </form>
   <p class="help" data-i18n="modes_help"></p>
   <div class="status">
-    <span class="counter"><span data-i18n="mines_left">Mines left</span> <output id="mines-left">0</output></span>
+    <span class="counter"><span data-i18n="mines_left">Mines left</span> <span id="mines-left">0</span></span>
     <span id="state" class="state"></span>
-    <span class="counter"><span data-i18n="time">Time</span> <output id="timer">0</output></span>
+    <span class="counter"><span data-i18n="time">Time</span> <span id="timer">0</span></span>
   </div>
   <div class="toolbar">
     <button id="hint" type="button" data-i18n="hint">Hint</button>
@@ -55,7 +55,7 @@ const TEMPLATE = `
 const SHORTCUTS = [
   [["\u2190", "\u2191", "\u2192", "\u2193"], "key_move"],
   [[{ name: "key_space" }, { name: "key_enter" }], "key_open"],
-  [["F"], "key_flag"],
+  [["F", { name: "key_backspace" }], "key_flag"],
   [["H"], "key_hint"],
   [["P"], "key_probabilities"],
   [["N"], "key_new"],
@@ -63,6 +63,18 @@ const SHORTCUTS = [
   [["0"], "key_fit"],
   [["\u2190", "\u2192"], "key_tabs"],
 ];
+
+// The check boxes kept from visit to visit (util.js `saved`): their ids and the keys they are
+// kept under. Those of a new game are kept when it is made, the others when they change.
+const BOXES = [
+  ["guess-free", "guess_free"], ["gentle-start", "gentle"], ["punish", "punish"], ["strict", "strict"],
+  ["show-probabilities", "probabilities"], ["tutor", "tutor"],
+];
+const HELP_BOXES = ["show-probabilities", "tutor"];
+
+// Milliseconds a move may take before the board shows that it is busy (it says so at once to
+// screen readers, aria-busy); a first click's progress shows after as long.
+const SLOW_MS = 300;
 
 // Rounds of forced moves made for the player at a gentler start.
 const GENTLE_ROUNDS = 2;
@@ -82,6 +94,7 @@ export const playView = {
       probabilities: null,   // rows of mine probabilities of the position shown (box ticked)
       message: null,         // { label, key, vars, kind } or { error, figures? } or { hint: true }
       pending: null,         // { controller, since }: a first click whose board is being drawn
+      moving: null,          // performance.now() when the move awaited was sent, or null
       queue: Promise.resolve(),
       reveal: false,         // bring the hint's cells into view at the next render
       revealWords: false,    // bring the words under the board into view at the next render
@@ -98,12 +111,18 @@ export const playView = {
     for (const name of app.meta.techniques) {
       q("technique").appendChild(el("option", { value: name, "data-i18n": TECHNIQUE_NAMES[name] }, name));
     }
+    // The settings are kept from visit to visit: those of a new game when it is made, the
+    // boxes that help during a game when they change.
     const level = saved.get("level");
     if (level && level in app.meta.levels || level === "custom") q("level").value = level;
-    for (const [id, key] of [["punish", "punish"], ["strict", "strict"], ["gentle-start", "gentle"]]) {
-      q(id).checked = saved.get(key) === "true";
+    for (const [id, key] of BOXES) {
+      const kept = saved.get(key);
+      if (kept !== null) q(id).checked = kept === "true";
     }
     if (app.meta.techniques.includes(saved.get("technique"))) q("technique").value = saved.get("technique");
+    for (const id of ["custom-width", "custom-height", "custom-mines"]) {
+      if (saved.get(id)) q(id).value = saved.get(id);
+    }
 
     // --- state changes ------------------------------------------------------------------
 
@@ -115,11 +134,32 @@ export const playView = {
         s.hint = null;
         s.probabilities = probabilities;
       }
-      if (!same) s.message = null;
+      if (!same) {
+        s.message = null;
+        showSettings(view);
+      }
       if (view.state === "won" || view.state === "lost") saved.set("finished", view.id);
       if (view.state === "lost" && (!same || !s.message)) s.message = lostMessage(view);
       s.game = view;
       s.clock = { elapsed: view.elapsed, at: performance.now() };
+    }
+
+    // Set the settings of a new game to those of the game `view` (opened by its address, a
+    // reload or Back), so that the row above the board tells the game on it: its level, size,
+    // kind of board and rules. A random board keeps the technique chosen: it has none.
+    function showSettings(view) {
+      if (!(view.level in app.meta.levels) && view.level !== "custom") return;
+      q("level").value = view.level;
+      if (view.level === "custom") {
+        q("custom-width").value = view.width;
+        q("custom-height").value = view.height;
+        q("custom-mines").value = view.mines;
+      }
+      q("guess-free").checked = view.guess_free;
+      if (view.guess_free && app.meta.techniques.includes(view.technique)) q("technique").value = view.technique;
+      q("gentle-start").checked = view.reveal > 0;
+      q("punish").checked = view.punish_guesses;
+      q("strict").checked = view.strict_flags;
     }
 
     // Whether `view` is still the position shown. An answer asked for a position (a hint, the
@@ -169,9 +209,10 @@ export const playView = {
         const view = await app.api("POST", "/api/games", gameRequest());
         saved.set("level", q("level").value);
         saved.set("technique", q("technique").value);
-        saved.set("punish", q("punish").checked);
-        saved.set("strict", q("strict").checked);
-        saved.set("gentle", q("gentle-start").checked);
+        for (const [id, key] of BOXES) if (!HELP_BOXES.includes(id)) saved.set(key, q(id).checked);
+        if (view.level === "custom") {
+          for (const id of ["custom-width", "custom-height", "custom-mines"]) saved.set(id, q(id).value);
+        }
         setGame(view);
         address(view, true);
         s.message = null;
@@ -179,7 +220,7 @@ export const playView = {
         // the window would push Mines left and Time off its top.
         q("board").focus({ preventScroll: true });
       } catch (err) {
-        s.message = { error: err };
+        s.message = { error: err, form: true };  // said of the settings: goes when they change
       }
       render();
       panel.querySelector(".status").scrollIntoView({ block: "nearest" });
@@ -249,10 +290,14 @@ export const playView = {
       else if (kind === "open" && code === 0) return;
       if (kind === "flag" && code >= 0) return;
       const first = view.state === "new" && kind === "open";
+      s.moving = performance.now();
       if (first) {
-        s.pending = { controller: new AbortController(), since: performance.now() };
+        s.pending = { controller: new AbortController(), since: s.moving };
         render();
+      } else {
+        renderBusy();
       }
+      const slow = setTimeout(renderBusy, SLOW_MS);
       try {
         const result = await app.api(
           "POST", `/api/games/${view.id}/${kind}`, { x, y, lang: app.lang() },
@@ -298,6 +343,9 @@ export const playView = {
         else if (first && err.kind === "too-complex") s.message = { key: "error_generation", kind: "error" };
         else s.message = { error: err };
         s.revealWords = true;  // under a board taller than the window they would go unseen
+      } finally {
+        s.moving = null;
+        clearTimeout(slow);
       }
       render();
     }
@@ -309,15 +357,24 @@ export const playView = {
       return { label: "lost_short", key, kind: "error" };
     }
 
-    // Tell a screen reader what a move did (the live region; the clock is never announced).
+    // Tell a screen reader what a move did (the live region; the clock is never announced): the
+    // end of the game, or the cells it opened and the mines a gentler start flagged.
     function announce(before, after, kind, x, y) {
       const cell = cellName(x, y);
-      if (kind === "flag") {
+      if (after.state === "won") {
+        app.announce(`${t("won_short")} ${t("won_message", { time: decimal(after.elapsed, 1) })}`);
+      } else if (after.state === "lost" && after.fatal_flag) {
+        app.announce(t("announce_lost_flag", { cell: cellName(...after.fatal_flag) }));
+      } else if (after.state === "lost") {
+        app.announce(t("announce_lost", { cell: after.exploded ? cellName(...after.exploded) : cell }));
+      } else if (kind === "flag") {
         app.announce(t(after.cells[y][x] === FLAG ? "announce_flag" : "announce_unflag", { cell }));
-        return;
+      } else {
+        const count = (view, which) => view.cells.reduce((n, row) => n + row.filter(which).length, 0);
+        const opened = count(after, (c) => c >= 0) - count(before, (c) => c >= 0);
+        const flags = count(after, (c) => c === FLAG) - count(before, (c) => c === FLAG);
+        app.announce(t(flags > 0 ? "announce_open_flags" : "announce_open", { cell, count: opened, flags }));
       }
-      const opened = (view) => view.cells.reduce((n, row) => n + row.filter((c) => c >= 0).length, 0);
-      app.announce(t("announce_open", { cell, count: opened(after) - opened(before) }));
     }
 
     // New game, by its button or N: asks first while a game is in progress.
@@ -385,6 +442,7 @@ export const playView = {
     // The box was ticked or unticked: the figures, and what was said of their failure, go
     // (ticked, they are asked for again).
     async function toggleProbabilities() {
+      saved.set("probabilities", probabilitiesWanted());
       s.probabilities = null;
       if (s.message && s.message.figures) s.message = null;
       if (!probabilitiesWanted()) {
@@ -490,12 +548,21 @@ export const playView = {
       q("timer").textContent = Math.floor(seconds());
       const box = q("progress");
       // A first click answered within a moment shows no progress.
-      const shown = s.pending !== null && performance.now() - s.pending.since > 300;
+      const shown = s.pending !== null && performance.now() - s.pending.since > SLOW_MS;
       box.hidden = !shown;
       if (shown) {
         const secs = Math.floor((performance.now() - s.pending.since) / 1000);
         q("progress-text").textContent = t("generating", { seconds: secs });
       }
+    }
+
+    // The board awaiting a move is busy (aria-busy), and shows it once the move is slow.
+    function renderBusy() {
+      const root = board.root;
+      root.setAttribute("aria-busy", String(s.moving !== null));
+      const slow = s.moving !== null && performance.now() - s.moving >= SLOW_MS;
+      if (slow) root.dataset.slow = "";
+      else delete root.dataset.slow;
     }
 
     function renderKeys() {
@@ -519,12 +586,19 @@ export const playView = {
       state.textContent = view.state === "won" ? t("won_short") : view.state === "lost" ? t("lost_short") : "";
       q("review-this").hidden = view.state !== "won" && view.state !== "lost";
       renderClock();
+      renderBusy();
     }
 
     // --- wiring -------------------------------------------------------------------------
 
-    q("level").addEventListener("change", render);
-    q("guess-free").addEventListener("change", render);
+    // What was said of the settings of a new game goes once they change, or when the browser
+    // refuses them itself (its own checks of the numbers: no request is sent, no answer says so).
+    function settingsChanged() {
+      if (s.message && s.message.form) s.message = null;
+      render();
+    }
+    for (const type of ["input", "change"]) q("new-game").addEventListener(type, settingsChanged);
+    q("new-game").addEventListener("invalid", settingsChanged, true);
     q("review-this").addEventListener("click", () => {
       if (s.game) app.review(s.game.id);
     });
@@ -532,6 +606,7 @@ export const playView = {
     q("hint").addEventListener("click", askHint);
     q("cancel").addEventListener("click", () => { if (s.pending) s.pending.controller.abort(); });
     q("show-probabilities").addEventListener("change", toggleProbabilities);
+    q("tutor").addEventListener("change", () => saved.set("tutor", q("tutor").checked));
     q("board").addEventListener("keydown", (e) => {
       if (e.key === "h" || e.key === "H") askHint();
       else if (e.key === "n" || e.key === "N") askNewGame();

@@ -20,11 +20,13 @@ const TEMPLATE = `
   </div>
   <div id="review-summary" class="message" role="status" hidden></div>
   <div id="review-steps" class="toolbar steps" hidden>
-    <button id="step-first" type="button" data-i18n-label="step_first" data-i18n-title="step_first">\u00AB</button>
-    <button id="step-prev" type="button" data-i18n-label="step_prev" data-i18n-title="step_prev">\u25C0</button>
-    <input id="step" type="range" min="0" max="0" value="0" data-i18n-label="step_slider">
-    <button id="step-next" type="button" data-i18n-label="step_next" data-i18n-title="step_next">\u25B6</button>
-    <button id="step-last" type="button" data-i18n-label="step_last" data-i18n-title="step_last">\u00BB</button>
+    <span class="step-buttons">
+      <button id="step-first" type="button" data-i18n-label="step_first" data-i18n-title="step_first">\u00AB</button>
+      <button id="step-prev" type="button" data-i18n-label="step_prev" data-i18n-title="step_prev">\u25C0</button>
+      <input id="step" type="range" min="0" max="0" value="0" data-i18n-label="step_slider">
+      <button id="step-next" type="button" data-i18n-label="step_next" data-i18n-title="step_next">\u25B6</button>
+      <button id="step-last" type="button" data-i18n-label="step_last" data-i18n-title="step_last">\u00BB</button>
+    </span>
     <output id="step-count"></output>
     <button id="download-gif" type="button" data-i18n="download_gif"></button>
   </div>

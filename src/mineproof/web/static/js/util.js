@@ -30,12 +30,14 @@ export function markPending(box, busy) {
   box.setAttribute("aria-busy", String(busy));
 }
 
-// Show a message in `box`: a bold label, then the text; `kind` styles it ("error", "tutor").
-// An empty message hides the box.
+// Show a message in `box`: a bold label, then the text, a string or lines (each a paragraph of
+// its own); `kind` styles it ("error", "tutor"). An empty message hides the box.
 export function showMessage(box, { label = "", text = "", kind = "" } = {}) {
+  const lines = (Array.isArray(text) ? text : [text]).filter(Boolean);
   box.className = "message" + (kind ? " " + kind : "");
   box.replaceChildren();
   if (label) box.appendChild(el("span", { class: "label" }, label));
-  if (text) box.appendChild(document.createTextNode(text));
-  box.hidden = !label && !text;
+  if (lines.length === 1) box.appendChild(document.createTextNode(lines[0]));
+  else box.append(...lines.map((line) => el("p", { class: "line" }, line)));
+  box.hidden = !label && !lines.length;
 }
