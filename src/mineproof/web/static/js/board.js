@@ -265,6 +265,16 @@ export class BoardView {
     const [w, h] = this.room();
     const tall = Math.max(h, window.innerHeight * 0.5);
     this.setSize(Math.min(w / this.width, tall / this.height) - 1);
+    this.onScreen(this.bar); // the zoom buttons stay in reach above the board
+  }
+
+  // Scroll the page so that the board's window is whole on the screen, from `top` (the
+  // window itself, or the zoom bar above it) down: a phone scrolls the controls above it
+  // away; what is below it, the hint's words, fits under it.
+  onScreen(top = this.wrap) {
+    const frame = this.wrap.getBoundingClientRect();
+    const first = top.getBoundingClientRect().top;
+    if (first < 0 || frame.bottom > window.innerHeight) window.scrollBy(0, first - 2);
   }
 
   // Bring `cells` ([x, y] pairs) into view: zoom out until they fit the board's window,
@@ -288,10 +298,7 @@ export class BoardView {
     const [roomW, roomH] = this.room();
     wrap.scrollLeft = middleX - lw - roomW / 2;
     wrap.scrollTop = middleY - lh - roomH / 2;
-    // The board's window whole on the screen (a phone scrolls the controls above it away;
-    // what is below it, the hint's words, fits under it).
-    const frame = wrap.getBoundingClientRect();
-    if (frame.top < 0 || frame.bottom > window.innerHeight) window.scrollBy(0, frame.top - 2);
+    this.onScreen();
   }
 
   // --- input ------------------------------------------------------------------------------
