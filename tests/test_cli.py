@@ -285,8 +285,15 @@ def test_generate_window_no_board_meets_is_one_line(capsys: pytest.CaptureFixtur
     assert status == 1 and out == ""
     assert err == (
         "mineproof: error: no guess-free 6x1 board with 1 mine whose hardest step is level 3 "
-        f"({LEVEL_NAMES[3]}) found after 20,000 layouts\n"
+        f"({LEVEL_NAMES[3]}) found after 20,000 layouts; --sampler exact draws layouts "
+        "uniformly and may find one\n"
     )
+    # Sampled exactly, the error says how many layouts were guess-free, and no more advice.
+    status, out, err = run(
+        capsys, "generate", "--width", "6", "--height", "1", "--mines", "1",
+        "--min-level", "3", "--max-level", "3", "--seed", "1", "--sampler", "exact",
+    )  # fmt: skip
+    assert status == 1 and "by exact sampling" in err and "may find one" not in err
 
 
 def test_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:

@@ -56,7 +56,7 @@ from mineproof.explain import (
     level_name,
 )
 from mineproof.formats import format_mbf, load_layout, load_position, read_bytes
-from mineproof.generate import check_arguments
+from mineproof.generate import GenerationError, check_arguments
 from mineproof.logic import SolveResult, Step, grade, solve
 from mineproof.parallel import collect_less, ordered_map
 from mineproof.play import BenchRequest, run_bench
@@ -961,6 +961,7 @@ def _generate(args: argparse.Namespace) -> str | None:
 
     note = _BoardNote() if sys.stderr.isatty() else None
     with (
+        _try_exact(args),
         _executor(args.scheduler) as executor,
         closing(iter_batch(request, args.count, args.jobs, executor, note)) as made,
     ):
@@ -987,6 +988,27 @@ def _generate(args: argparse.Namespace) -> str | None:
         except OSError as exc:
             raise ArgumentError(f"cannot write {path}: {exc.strerror or exc}") from exc
         return f"wrote {counted(done, 'board')} to {path}"
+
+
+@contextmanager
+def _try_exact(args: argparse.Namespace) -> Iterator[None]:
+    """Add to the error of a search with a window of levels that did not sample exactly the
+    advice to try ``--sampler exact``: where the local search misses a rare grade (beginner's
+    level 4 alone, half the time), rejection finds it (every time, in about 4 s: see the
+    README's ``generate``). The library's message does not say it: the web app's boards take
+    no sampler."""
+    try:
+        yield
+    except GenerationError as exc:
+        window = args.min_level > 0 or args.max_level < 5
+        if not window or args.sampler == "exact" or exc.guess_free is not None:
+            raise
+        raise GenerationError(
+            f"{exc}; --sampler exact draws layouts uniformly and may find one",
+            layouts=exc.layouts,
+            changes=exc.changes,
+            steps=exc.steps,
+        ) from exc
 
 
 def _print_boards(

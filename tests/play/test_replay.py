@@ -433,3 +433,52 @@ def test_a_gif_too_large_for_memory_is_refused() -> None:
     with pytest.raises(ArgumentError, match=r"at scale 8 would have 32640x2560 pixels"):
         animation_gif(record, scale=8)
     assert MAX_GIF_PIXELS == 4096 * 4096
+
+
+def _shows(element: ET.Element, parents: dict[ET.Element, ET.Element], t: float) -> bool:
+    """Return whether ``element`` shows at ``t`` seconds, from its and its parents'
+    ``visibility`` and ``<set>`` animations, read from the SVG alone."""
+    node: ET.Element | None = element
+    while node is not None:
+        state = node.get("visibility", "visible")
+        for begin, to in sorted(
+            (float(s.get("begin", "0s")[:-1]), s.get("to", state))
+            for s in node.findall(f"{SVG}set")
+        ):
+            if begin <= t + 1e-9:
+                state = to
+        if state == "hidden":
+            return False
+        node = parents.get(node)
+    return True
+
+
+def test_the_svg_of_a_lost_game_ends_as_its_gif_does() -> None:
+    record = next(r for r in map(recorded, range(2, 30)) if r["outcome"] == "lost")
+    root = ET.fromstring(animation_svg(record, 0.5))
+    parents = {child: parent for parent in root.iter() for child in parent}
+    order = {element: n for n, element in enumerate(root.iter())}
+    moves = record["moves"]
+    end = 0.5 * (len(moves) - 1)
+    # The mines, from the layout: those still covered at the end, and the one that went off.
+    rows = record["layout"]
+    flagged = {tuple(m["cell"]) for m in moves if m["action"] == "flag"}
+    x, y = moves[-1]["cell"]
+    want = {
+        (f"{chr(65 + i)}{j + 1}", "lost exploded" if (i, j) == (x, y) else "lost mine")
+        for j, row in enumerate(rows)
+        for i, c in enumerate(row)
+        if c == "*" and (i, j) not in flagged
+    }
+    lost = [g for g in root.iter(f"{SVG}g") if str(g.get("class", "")).startswith("lost ")]
+    assert {(g.get("data-cell"), g.get("class")) for g in lost} == want
+    assert all(_shows(g, parents, end) and not _shows(g, parents, end - 0.5) for g in lost)
+    # Every move's cell is outlined while it is the last move; the one that lost stays, on top.
+    marks = [e for e in root.iter(f"{SVG}rect") if str(e.get("class", "")).startswith("mark ")]
+    for n, move in enumerate(moves):
+        i, j = move["cell"]
+        name = f"{chr(65 + i)}{j + 1}"
+        now = {e.get("data-cell") for e in marks if _shows(e, parents, 0.5 * n)}
+        assert now == {name}, (n, now)
+    last = next(e for e in marks if _shows(e, parents, end))
+    assert last.get("class") == "mark guess" and all(order[last] > order[g] for g in lost)

@@ -50,6 +50,10 @@ def test_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert data["summary"]["outcome"] == "lost" and data["summary"]["fatal_click"] == 9
     assert [c["judgement"] for c in data["clicks"]][:4] == ["start", "guess", None, "mistake"]
     assert data["clicks"][3]["missed"][0]["level"] == 2
+    # The board needs a guess from the first click: it has no hardest level, and level 0 would
+    # say that the first click clears it.
+    assert data["summary"]["grade"]["solved"] is False
+    assert data["summary"]["grade"]["level"] is None
 
 
 def test_a_folder_with_jobs_and_a_bad_file(

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import re
+import xml.etree.ElementTree as ET
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -258,7 +259,7 @@ def test_the_animations_mark_the_clicks() -> None:
     assert gif.startswith(b"GIF89a")
     svg = review_svg(review, 0.1)
     assert svg.count('class="mark mistake"') == 2 and svg.count('class="mark guess"') == 2
-    assert svg.count('class="mark flag"') == 1  # the wrong flag
+    assert svg.count('class="mark wrong-flag"') == 1 and svg.count('class="mark flag"') == 1
     assert 'class="exploded"' in svg
 
 
@@ -385,3 +386,64 @@ def test_each_click_says_its_time_in_the_language(lang: str, seconds: str) -> No
     review = review_game(read_game(LAYOUT, moves, "test"), long_think=2.5)
     lines = review.text(lang, every_click=True).splitlines()
     assert any(line.startswith(seconds) for line in lines), lines
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _visible(element: ET.Element, parents: dict[ET.Element, ET.Element], t: float) -> bool:
+    """Return whether ``element`` shows at ``t`` seconds of an SVG animated by ``<set>`` of
+    visibility (a hidden group hides its children), read here from the SVG alone."""
+    node: ET.Element | None = element
+    while node is not None:
+        shown = node.get("visibility", "visible")
+        sets = [(float(s.get("begin", "0s")[:-1]), s.get("to")) for s in node.findall(f"{SVG}set")]
+        for begin, to in sorted(sets, key=lambda bt: bt[0]):
+            if begin <= t + 1e-9:
+                shown = to or shown
+        if shown == "hidden":
+            return False
+        node = parents.get(node)
+    return True
+
+
+def test_the_svg_outlines_every_click_and_ends_where_the_game_was_decided() -> None:
+    review = review_game(read_record(RECORD))
+    root = ET.fromstring(review_svg(review, 0.1))
+    parents = {child: parent for parent in root.iter() for child in parent}
+    order = {element: n for n, element in enumerate(root.iter())}
+    marks = [e for e in root.iter(f"{SVG}rect") if e.get("class", "").startswith("mark ")]
+
+    def shown(t: float) -> set[tuple[str, str]]:
+        return {
+            (str(e.get("class"))[5:], str(e.get("data-cell")))
+            for e in marks
+            if _visible(e, parents, t)
+        }
+
+    # Each click's cell is outlined at its click (click n at 0.1 n s), as in the GIF.
+    for n, (_, name) in enumerate(MOVES, 1):
+        assert any(cell == name for _, cell in shown(0.1 * n)), (n, name)
+    assert ("start", "A4") in shown(0.1) and ("flag", "C2") in shown(0.3)
+    assert ("forced", "C1") in shown(0.6)
+    # Forced clicks and flags only while they are the last click; the rest stay to the end.
+    end = 0.1 * len(MOVES)
+    assert shown(end) == {
+        ("guess", "D1"),
+        ("mistake", "A1"),
+        ("wrong-flag", "D2"),
+        ("guess", "A2"),
+        ("mistake", "E2"),
+    }
+    # The last picture shows the mines as the GIF's last frame does: the covered ones, the one
+    # that went off, the wrong flag crossed out; the outlines lie on top of them.
+    lost = [g for g in root.iter(f"{SVG}g") if str(g.get("class", "")).startswith("lost ")]
+    assert {(g.get("data-cell"), g.get("class")) for g in lost} == {
+        ("B1", "lost mine"),
+        ("B2", "lost mine"),
+        ("E2", "lost exploded"),
+        ("D2", "lost wrong-flag"),
+    }
+    assert all(_visible(g, parents, end) and not _visible(g, parents, end - 0.1) for g in lost)
+    fatal = next(e for e in marks if e.get("data-cell") == "E2")
+    assert all(order[fatal] > order[g] for g in lost)

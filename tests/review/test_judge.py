@@ -22,7 +22,7 @@ import pytest
 from mineproof.analysis import clear_cache
 from mineproof.board import Board, Layout, iter_bits
 from mineproof.errors import ArgumentError, FormatError, IllegalMoveError
-from mineproof.explain import LANGUAGES, best_guess_text
+from mineproof.explain import LANGUAGES, best_guess_text, review_best_guess_text
 from mineproof.game import Game
 from mineproof.position import Position
 from mineproof.review import (
@@ -516,7 +516,12 @@ def test_a_best_guess_riskier_than_the_safest_cells_says_why(lang: str) -> None:
     assert j.best is not None and j.best.reason == "fifty-fifty"
     assert j.lowest is not None and j.lowest < j.probability
     text = j.text(lang)
-    assert best_guess_text((1, 0), "fifty-fifty", "50%", None, lang) in text, text
+    said = review_best_guess_text((1, 0), "fifty-fifty", "50%", None, lang, clicked=True)
+    assert said in text, text
+    # In the past, as the rest of the review, and saying that the click was the best guess
+    # (before: "The best guess is B1: ... so take it now", and not a word of it being the click).
+    assert best_guess_text((1, 0), "fifty-fifty", "50%", None, lang) not in text
     if lang == "en":
-        assert "It was the best guess." not in text
+        assert "It was the best guess. It belonged to a group of cells" in text, text
+        assert " is " not in text and "take it now" not in text, text
     assert j.to_json(lang)["best"]["probability"] == 0.5

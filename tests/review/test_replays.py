@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -22,7 +23,11 @@ import ms_toollib
 import pytest
 
 import mineproof.review.recorded as recorded
+from mineproof.analysis import analyze
 from mineproof.errors import ArgumentError, FormatError
+from mineproof.explain import hint
+from mineproof.logic import known_view
+from mineproof.play.lookahead import Lookahead
 from mineproof.position import Position
 from mineproof.review import GameReview, read_file, read_replay, review_game
 
@@ -289,3 +294,51 @@ def test_one_guess_needed_agrees_in_every_language(lang: str, needle: str) -> No
     review = reviewed(REPLAYS / "beginner-15s.avf")
     assert review.summary.guesses_needed == 1
     assert needle in review.text(lang)
+
+
+def cell_xy(name: str) -> tuple[int, int]:
+    """Return the ``(x, y)`` of a cell named as the board shows it (``AB12``)."""
+    letters = name.rstrip("0123456789")
+    x = 0
+    for c in letters:
+        x = x * 26 + ord(c) - ord("A") + 1
+    return x - 1, int(name[len(letters) :]) - 1
+
+
+def test_the_best_guess_of_the_look_ahead_is_explained_by_what_decided_it() -> None:
+    # #1264: the player opened F34 (11%, among the safest); the best player's A36 (25%) is
+    # below the nearly safest and wins on its long-term risk only. Before, the review said
+    # "The best guess is A36 ...: of the nearly safest cells, it gives the best chance to
+    # survive this guess and the move after it", false twice (and in the present tense).
+    clicks = reviewed(REPLAYS / "custom-60x36-540.evf").clicks
+    j = clicks[1263].judgement
+    assert j is not None and j.best is not None
+    assert j.position.board.name(j.best.cell) == "A36"  # the player's pick is unchanged
+    text = j.text()
+    assert "nearly safest" not in text and "The best guess is" not in text, text
+    assert "A36 was less likely to leave a 50/50 behind it" in text, text
+    # The hint of the same position says it as the review does, in the present.
+    advice = hint(j.position).best
+    assert advice is not None and advice.cell == cell_xy("A36")
+    assert "nearly safest" not in advice.text, advice.text
+    assert "A36 is less likely to leave a 50/50 behind it" in advice.text, advice.text
+    counted = 0
+    for click in clicks:
+        j = click.judgement
+        if j is None or j.best is None or j.best.reason != "lookahead" or j.is_best:
+            continue
+        assert j.best_probability is not None and j.lowest is not None
+        text, counted = j.text(), counted + 1
+        assert "The best guess is" not in text, text  # the review speaks in the past
+        # "Nearly safest" only within the look ahead's cut-off: 90 % of the best chance to be
+        # safe, worked out here from the two probabilities.
+        if "nearly safest" in text:
+            assert 1 - j.best_probability >= Fraction(9, 10) * (1 - j.lowest), text
+        # A cell named as surviving better than the pick does, by the player's own measure.
+        found = re.search(r"([A-Z]+\d+) gave (a|a slightly) better chance", text)
+        if found:
+            analysis = analyze(known_view(j.position, False), trust_flags=True)
+            look = Lookahead(analysis)
+            rival = look.score(j.position.board.index(*cell_xy(found.group(1))))
+            assert rival.secondary > look.score(j.best.cell).secondary, text
+    assert counted >= 10

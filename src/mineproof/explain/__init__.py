@@ -1,6 +1,6 @@
 """Deductions in words, in nine languages, through gettext catalogs under ``locales/``."""
 
-from mineproof.explain.hint import Advice, Hint, hint, step_texts
+from mineproof.explain.hint import Advice, Hint, hint, pick_why, step_texts
 from mineproof.explain.text import (
     DECIMAL_SEPARATORS,
     LANGUAGES,
@@ -16,6 +16,7 @@ from mineproof.explain.text import (
     level_label,
     level_name,
     percent_texts,
+    review_best_guess_text,
     sentences,
     translations,
 )
@@ -38,6 +39,8 @@ __all__ = [
     "level_label",
     "level_name",
     "percent_texts",
+    "pick_why",
+    "review_best_guess_text",
     "sentences",
     "step_texts",
     "translations",

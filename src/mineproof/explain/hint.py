@@ -30,7 +30,7 @@ from mineproof.logic import (
     known_view,
     simple_deduction,
 )
-from mineproof.play import GuessReason, best_guess
+from mineproof.play import GuessReason, best_guess, lookahead_why
 from mineproof.position import COVERED, FLAG, Position
 
 __all__ = ["Advice", "Hint", "hint", "step_texts"]
@@ -41,13 +41,17 @@ Cells = list[tuple[int, int]]
 @dataclass(frozen=True, slots=True)
 class Advice:
     """The guess the ``best`` strategy would make (see :func:`mineproof.play.best_guess`): the
-    cell, its mine probability, why, for the end game the chance to win, and the text."""
+    cell, its mine probability, why, for the end game the chance to win, and the text; for a
+    pick of the look one move ahead, ``why`` is what decided it and the cell that survives
+    better (see :func:`mineproof.play.lookahead_why`; ``survival`` only among the nearly
+    safest cells)."""
 
     cell: tuple[int, int]
     probability: float
     reason: GuessReason
     win: float | None
     text: str
+    why: tuple[str, tuple[int, int] | None] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the advice as JSON data (the cell as ``[x, y]``)."""
@@ -66,7 +70,7 @@ class Hint:
 
     ``steps`` are the forced deductions in order (one, or in play several: the last proves a
     safe cell) with their ``texts`` in ``lang``; empty when a guess is needed: then ``safest``
-    holds the covered, unflagged cells of lowest mine probability ``probability`` and
+    holds the covered cells (flagged or not) of lowest mine probability ``probability`` and
     ``analysis`` the exact analysis they come from, ``best`` the guess the ``best`` strategy
     would make (``None`` when weighing the candidates passed its budget), and ``text`` says so.
     In play, when the steps prove only mines and no cell can be proven safe, the guess comes
@@ -253,7 +257,9 @@ def _guess(
     win = None if best.win is None else percent_texts(lang, best.win)[0]
     flags = position.flag_mask if flags is None else flags
     flagged = flags >> position.board.index(*best.cell) & 1
-    best_text = best_guess_text(best.cell, best.reason, best_shown, win, lang, bool(flagged))
+    best_text = best_guess_text(
+        best.cell, best.reason, best_shown, win, lang, bool(flagged), best.why
+    )
     text = guess_text(safest, shown, lang, mines_proven=mines_proven)
     best = replace(best, text=best_text)
     return analysis, safest, p, _sentences([text, best_text]), best  # no space after a CJK 。
@@ -270,4 +276,17 @@ def _advice(position: Position, trust_flags: bool) -> Advice | None:
         return None
     cell = position.board.xy(guess.cell)
     p = analysis.mine_counts[guess.cell] / analysis.arrangements
-    return Advice(cell, p, guess.reason, guess.win, "")
+    why = pick_why(analysis, guess.cell) if guess.reason == "lookahead" else None
+    return Advice(cell, p, guess.reason, guess.win, "", why)
+
+
+def pick_why(analysis: Analysis, cell: int) -> tuple[str, tuple[int, int] | None]:
+    """Return what made the look one move ahead pick ``cell`` in the position of ``analysis``
+    (flags trusted), as :func:`~mineproof.explain.best_guess_text` takes it: ``survival``
+    (only for a cell among the nearly safest), ``long-term``, ``progress`` or ``weighed``, and
+    the ``(x, y)`` cell that survives better, if any (see
+    :func:`mineproof.play.lookahead_why`)."""
+    decided, near, rival = lookahead_why(analysis, cell)
+    if decided == "survival" and not near:
+        decided = "weighed"  # not among the nearly safest: the text must not say so
+    return decided, None if rival is None else analysis.position.board.xy(rival)

@@ -40,6 +40,7 @@ __all__ = [
     "level_label",
     "level_name",
     "percent_texts",
+    "review_best_guess_text",
     "sentences",
     "translations",
 ]
@@ -831,13 +832,17 @@ def best_guess_text(
     win: str | None,
     lang: str = "en",
     flagged: bool = False,
+    why: tuple[str, tuple[int, int] | None] | None = None,
 ) -> str:
     """Return why the ``best`` strategy would open ``cell`` (mine probability ``probability``):
     ``reason`` is ``fifty-fifty``, ``endgame`` (``win``: its chance to win the game),
     ``region`` (``win``: its chance to clear the region), ``pseudo-fifty-fifty``, ``opening``
     or ``lookahead``; when the player has ``flagged`` the cell (a flag nothing proves), the text
-    says to take the flag off. Raises ``ValueError`` for another reason."""
-    text = _best_guess_reason(cell, reason, probability, win, lang)
+    says to take the flag off. For ``lookahead``, ``why`` is what decided it and the cell that
+    survives better (see :func:`mineproof.play.lookahead_why`): only ``survival`` among the
+    nearly safest cells says so; without it the text claims only what the pick's weight
+    holds. Raises ``ValueError`` for another reason."""
+    text = _best_guess_reason(cell, reason, probability, win, lang, why)
     if not flagged:
         return text
     note = translations(lang).gettext(
@@ -847,7 +852,12 @@ def best_guess_text(
 
 
 def _best_guess_reason(
-    cell: tuple[int, int], reason: str, probability: str, win: str | None, lang: str
+    cell: tuple[int, int],
+    reason: str,
+    probability: str,
+    win: str | None,
+    lang: str,
+    why: tuple[str, tuple[int, int] | None] | None = None,
 ) -> str:
     """Return the sentence of :func:`best_guess_text` that gives the reason."""
     t = translations(lang)
@@ -887,11 +897,140 @@ def _best_guess_reason(
             "over many games, it wins more often than a cell near those numbers."
         ).format(cell=name, p=probability)
     if reason == "lookahead":
-        return t.gettext(
-            "The best guess is {cell}, with a mine probability of {p}: of the nearly safest "
-            "cells, it gives the best chance to survive this guess and the move after it."
-        ).format(cell=name, p=probability)
+        decided, rival = _lookahead_why(why)
+        if decided == "survival":
+            text = t.gettext(
+                "The best guess is {cell}, with a mine probability of {p}: of the nearly safest "
+                "cells, it gives the best chance to survive this guess and the move after it."
+            )
+        elif decided == "long-term":
+            text = t.gettext(
+                "The best guess is {cell}, with a mine probability of {p}: {rival} gives a "
+                "better chance to survive this guess and the move after it, but {cell} is less "
+                "likely to leave a 50/50 behind it, one that no number could decide and that "
+                "would have to be guessed later."
+            )
+        elif decided == "progress":
+            text = t.gettext(
+                "The best guess is {cell}, with a mine probability of {p}: {rival} gives a "
+                "slightly better chance to survive this guess and the move after it, but the "
+                "number {cell} shows is more likely to prove other cells safe."
+            )
+        else:
+            text = t.gettext(
+                "The best guess is {cell}, with a mine probability of {p}: of the cells "
+                "weighed, it gives the best chance to survive this guess and the move after "
+                "it, counted together with how likely each is to leave a 50/50 behind it."
+            )
+        return text.format(cell=name, p=probability, rival=rival)
     raise ValueError(f"unknown reason {reason!r}")
+
+
+def _lookahead_why(why: tuple[str, tuple[int, int] | None] | None) -> tuple[str, str]:
+    """Return what decided a pick of the look one move ahead, as the texts word it
+    (``survival`` only among the nearly safest cells; ``weighed`` when unknown), and the name
+    of the cell that survives better ("" when none)."""
+    if why is None:
+        return "weighed", ""
+    decided, rival = why
+    if decided in ("long-term", "progress") and rival is None:
+        decided = "weighed"
+    return decided, "" if rival is None else cell_name(*rival)
+
+
+def review_best_guess_text(
+    cell: tuple[int, int],
+    reason: str,
+    probability: str,
+    win: str | None,
+    lang: str = "en",
+    *,
+    clicked: bool = False,
+    why: tuple[str, tuple[int, int] | None] | None = None,
+) -> str:
+    """Return, in the past tense of a review, which cell the ``best`` strategy would have
+    opened and why (``reason``, ``win`` and ``why`` as for :func:`best_guess_text`): "It was
+    the best guess." when the player ``clicked`` it, else "The best guess was {cell}, with a
+    mine probability of {p}.", then the reason. Raises ``ValueError`` for an unknown reason."""
+    t = translations(lang)
+    name = cell_name(*cell)
+    if clicked:
+        lead = t.gettext("It was the best guess.")
+    else:
+        lead = t.gettext("The best guess was {cell}, with a mine probability of {p}.").format(
+            cell=name, p=probability
+        )
+    return _sentences([lead, _past_reason(t, name, reason, win, why)])
+
+
+def _past_reason(
+    t: gettext.NullTranslations,
+    name: str,
+    reason: str,
+    win: str | None,
+    why: tuple[str, tuple[int, int] | None] | None,
+) -> str:
+    """Return the reason of :func:`review_best_guess_text`, "it" being the best guess."""
+    if reason == "fifty-fifty":
+        text = t.gettext(
+            "It belonged to a group of cells whose mines lay one of two ways, each as likely, "
+            "and no number could ever tell the two ways apart: that 50/50 had to be guessed "
+            "some time, so it was best taken then."
+        )
+    elif reason == "endgame":
+        text = t.gettext(
+            "An exact search of the rest of the game showed that opening it first won {win} of "
+            "the time, and no other cell did better."
+        )
+    elif reason == "region":
+        text = t.gettext(
+            "It lay in a closed region that no cell outside could ever tell anything about, so "
+            "the region had to be solved on its own some time. An exact search of the region "
+            "showed that opening this cell first cleared it {win} of the time, and no other "
+            "cell did better; solved then, it left the rest of the game simpler."
+        )
+    elif reason == "pseudo-fifty-fifty":
+        text = t.gettext(
+            "Whenever it held a mine, the mines near it could as well have lain another way, "
+            "with this cell safe, that no number could ever tell apart, so that mine would have "
+            "had to be guessed anyway. Opening it risked nothing more, and if it was safe its "
+            "number helped."
+        )
+    elif reason == "opening":
+        text = t.gettext(
+            "Only numbers in corners were open, and every cell away from them was as likely to "
+            "hold a mine. A corner has the fewest neighbours, so it was the most likely to open "
+            "new ground; played out over many games, it wins more often than a cell near those "
+            "numbers."
+        )
+    elif reason == "lookahead":
+        decided, rival = _lookahead_why(why)
+        if decided == "survival":
+            text = t.gettext(
+                "Of the nearly safest cells, it gave the best chance to survive that guess and "
+                "the move after it."
+            )
+        elif decided == "long-term":
+            text = t.gettext(
+                "{rival} gave a better chance to survive that guess and the move after it, but "
+                "{cell} was less likely to leave a 50/50 behind it, one that no number could "
+                "decide and that would have had to be guessed later."
+            )
+        elif decided == "progress":
+            text = t.gettext(
+                "{rival} gave a slightly better chance to survive that guess and the move after "
+                "it, but the number {cell} would show was more likely to prove other cells safe."
+            )
+        else:
+            text = t.gettext(
+                "Of the cells weighed, it gave the best chance to survive that guess and the "
+                "move after it, counted together with how likely each was to leave a 50/50 "
+                "behind it."
+            )
+        return text.format(cell=name, rival=rival)
+    else:
+        raise ValueError(f"unknown reason {reason!r}")
+    return text.format(cell=name, win=win)
 
 
 def grade_text(solved: bool, level: int, steps: dict[int, int], lang: str = "en") -> str:

@@ -184,6 +184,12 @@ class Lookahead:
             self._scan = risk, enablers
         return self._scan
 
+    def factor(self, cell: int) -> float:
+        """Return ``cell``'s long-term risk factor (what its secondary safety is multiplied by
+        in its weight, see :func:`~mineproof.play.influence.influence_factor`), made once.
+        Raises :class:`~mineproof.analysis.CountTooLarge` past the counting budget in force."""
+        return self._factor(cell)
+
     def _factor(self, cell: int) -> float:
         """Return :func:`~mineproof.play.influence.influence_factor` of ``cell``, made once."""
         factor = self._factors.get(cell)

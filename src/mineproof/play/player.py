@@ -49,12 +49,14 @@ __all__ = [
     "BestGuess",
     "GameResult",
     "GuessReason",
+    "LookaheadWhy",
     "Outcome",
     "Rules",
     "Strategy",
     "best_guess",
     "choose_guess",
     "deal",
+    "lookahead_why",
     "opening_chance",
     "opening_corner",
     "play_game",
@@ -400,6 +402,55 @@ def _best_guess(analysis: Analysis, config: GuessConfig) -> BestGuess:
         with suppress(CountTooLarge):
             best = _weigh(look, _influenced(analysis, look, candidates, config), best) or best
     return BestGuess(best.cell, "lookahead")
+
+
+LookaheadWhy = Literal["survival", "long-term", "progress", "weighed"]
+"""What decided a pick of the look one move ahead (see :func:`lookahead_why`)."""
+
+
+def lookahead_why(
+    analysis: Analysis, cell: int, work: int = GUESS_WORK, config: GuessConfig = DEFAULT
+) -> tuple[LookaheadWhy, bool, int | None]:
+    """Return what made :func:`best_guess` pick ``cell`` by the look one move ahead (its reason
+    ``lookahead``), whether ``cell`` is among the nearly safest cells it weighs (see
+    :func:`_candidates`; otherwise a cell that the likelier 50/50s in waiting lifted, see
+    :func:`_influenced`), and the cell that gives a better chance to survive the guess and the
+    move after it, if any.
+
+    The pick is the cell of highest weight (:meth:`Lookahead.score`): its secondary safety
+    raised by its long-term risk factor and by the progress bonus. Every weighed cell is scored
+    here in full (the pick prunes), so this is for explaining a pick, not for playing. The first
+    item is ``survival`` when no weighed cell (living, when ``cell`` is) has a higher secondary
+    safety, ``long-term`` when one has but ``cell``'s long-term risk factor outweighs it (it is
+    likelier to settle a 50/50 in waiting, so less likely to leave one behind it), ``progress``
+    when the progress bonus decides, and ``weighed`` when that cannot be told within ``work``
+    units of counting, when a dead cell (that can show only one number) is the one that survives
+    better, or when ``cell`` is not one the look ahead weighs.
+    """
+    near: list[int] = []
+    try:
+        with counting_budget(work):
+            look = Lookahead(analysis, config)
+            near = _candidates(analysis, look, config)
+            scores = [look.score(c) for c in near]
+            if config.influenced and any(not sc.dead for sc in scores):
+                # As best_guess weighs them: only beside a living cell of the nearly safest.
+                scores += [look.score(c) for c in _influenced(analysis, look, near, config)]
+            factors = {sc.cell: look.factor(sc.cell) for sc in scores}
+    except CountTooLarge:
+        return "weighed", cell in near, None
+    if cell not in factors:
+        return "weighed", cell in near, None
+    mine = next(sc for sc in scores if sc.cell == cell)
+    better = [sc for sc in scores if sc.secondary > mine.secondary]
+    if not better:
+        return "survival", cell in near, None
+    rival = max(better, key=lambda sc: (sc.secondary, -sc.cell))
+    if rival.dead and not mine.dead:
+        return "weighed", cell in near, None  # a dead cell survives better, but tells nothing
+    if mine.secondary * factors[cell] >= rival.secondary * factors[rival.cell]:
+        return "long-term", cell in near, rival.cell
+    return "progress", cell in near, rival.cell
 
 
 def _weigh(look: Lookahead, cells: list[int], best: Score | None) -> Score | None:

@@ -24,8 +24,16 @@ from mineproof.game import Game
 from mineproof.play.player import RULES
 from mineproof.position import COVERED, FLAG, Position
 from mineproof.render.gif import Frame, encode_gif
-from mineproof.render.raster import EXPLODED, MINE, PALETTE, WRONG_FLAG, BoardRaster, Highlight
-from mineproof.render.svg import position_svg
+from mineproof.render.raster import (
+    EXPLODED,
+    MINE,
+    OUTLINES,
+    PALETTE,
+    WRONG_FLAG,
+    BoardRaster,
+    Highlight,
+)
+from mineproof.render.svg import lost_tile, position_svg
 
 __all__ = [
     "MAX_GIF_PIXELS",
@@ -36,7 +44,7 @@ __all__ = [
     "gif_raster",
     "load_record",
     "lost_cells",
-    "mark_explosion",
+    "mark_loss",
     "replay",
 ]
 
@@ -370,9 +378,50 @@ def animation_svg(record: dict[str, Any], seconds_per_move: float = 0.15) -> str
             },
         )
     if game.exploded is not None:
-        at = len(record["moves"]) * seconds_per_move
-        mark_explosion(picture, tiles, board, game.exploded, at)
+        mark_loss(picture, tiles, game, (len(record["moves"]) - 1) * seconds_per_move)
+    _outline_moves(picture, tiles, record, seconds_per_move)
     return ET.tostring(picture, encoding="unicode")
+
+
+def _outline_moves(
+    picture: ET.Element, tiles: ET.Element, record: dict[str, Any], seconds_per_move: float
+) -> None:
+    """Add to ``picture`` the outline of each move's cell, as the GIF's frames draw it (green a
+    forced or first opening, amber a guess, red a flag), shown from the move until the next
+    one; the last move's stays, on top of the end of a lost game."""
+    rects = _cell_rects(tiles)
+    moves = record["moves"]
+    for n, move in enumerate(moves):
+        mark: Highlight = "mine" if move["action"] == "flag" else "safe"
+        if move["reason"].get("kind") == "guess":
+            mark = "guess"
+        rect = rects[cell_name(*move["cell"])]
+        box = ET.SubElement(
+            picture,
+            f"{{{_SVG}}}rect",
+            {
+                **{k: rect.get(k, "0") for k in ("x", "y", "width", "height")},
+                "fill": "none",
+                "stroke": OUTLINES[mark],
+                "stroke-width": "3",
+                "class": f"mark {mark}",
+                "data-cell": cell_name(*move["cell"]),
+                "visibility": "hidden",
+            },
+        )
+        for to, when in (("visible", n), ("hidden", n + 1)):
+            if to == "hidden" and n == len(moves) - 1:
+                break
+            ET.SubElement(
+                box,
+                f"{{{_SVG}}}set",
+                {
+                    "attributeName": "visibility",
+                    "to": to,
+                    "begin": f"{round(when * seconds_per_move, 3)}s",
+                    "fill": "freeze",
+                },
+            )
 
 
 def gif_raster(board: Board, scale: int) -> BoardRaster:
@@ -462,28 +511,36 @@ def _title(record: dict[str, Any]) -> str:
     )
 
 
-def mark_explosion(
-    picture: ET.Element, tiles: ET.Element, board: Board, cell: int, at: float
-) -> None:
-    """Add to ``picture`` a red square on the mine ``cell`` that ended a lost game, appearing
-    at ``at`` seconds; ``tiles`` is a drawing of the same board (its cells give the place)."""
-    name = board.name(cell)
-    rect = next(e for e in tiles.iter() if e.get("data-cell") == name and e.tag.endswith("rect"))
-    mark = ET.SubElement(
-        picture,
-        f"{{{_SVG}}}rect",
-        {
-            "x": rect.get("x", "0"),
-            "y": rect.get("y", "0"),
-            "width": rect.get("width", "0"),
-            "height": rect.get("height", "0"),
-            "fill": "#e00000",
-            "class": "exploded",
-            "visibility": "hidden",
-        },
-    )
+def _cell_rects(tiles: ET.Element) -> dict[str, ET.Element]:
+    """Return the first ``<rect>`` of each cell of the drawing ``tiles``, by the cell's name:
+    its place and size."""
+    rects: dict[str, ET.Element] = {}
+    for element in tiles.iter():
+        name = element.get("data-cell")
+        if name is not None and element.tag.endswith("rect"):
+            rects.setdefault(name, element)
+    return rects
+
+
+def mark_loss(picture: ET.Element, tiles: ET.Element, game: Game, at: float) -> ET.Element:
+    """Add to ``picture`` the end of the lost ``game`` as the last frame of its GIF shows it,
+    appearing at ``at`` seconds: every mine that was covered, the mine that went off on red
+    (``class="exploded"``) and the flags with no mine under them crossed out (see
+    :func:`lost_cells`). ``tiles`` is a drawing of the same board (its cells give the places).
+    Returns the group added (``class="lost"``), so that marks added later lie on top of it."""
+    board = game.board
+    places = _cell_rects(tiles)
+    kinds = {MINE: "mine", EXPLODED: "exploded", WRONG_FLAG: "wrong-flag"}
+    group = ET.SubElement(picture, f"{{{_SVG}}}g", {"class": "lost", "visibility": "hidden"})
+    for i, code in enumerate(lost_cells(game, game.position().cells)):
+        if code in kinds:
+            rect = places[board.name(i)]
+            x, y = float(rect.get("x", "0")), float(rect.get("y", "0"))
+            size = float(rect.get("width", "0"))
+            group.append(lost_tile(x, y, size, kinds[code], board.name(i)))
     ET.SubElement(
-        mark,
+        group,
         f"{{{_SVG}}}set",
         {"attributeName": "visibility", "to": "visible", "begin": f"{at:.3f}s", "fill": "freeze"},
     )
+    return group

@@ -26,7 +26,14 @@ from mineproof.board import cell_name
 from mineproof.position import COVERED, FLAG, Position
 from mineproof.render.text import percent
 
-__all__ = ["NUMBER_COLOURS", "SvgOptions", "analysis_svg", "heat_colour", "position_svg"]
+__all__ = [
+    "NUMBER_COLOURS",
+    "SvgOptions",
+    "analysis_svg",
+    "heat_colour",
+    "lost_tile",
+    "position_svg",
+]
 
 Cell = tuple[int, int]
 
@@ -53,6 +60,8 @@ _SAFE = "#138a36"
 _MINE = "#d01c1c"
 _MINE_CORNER = "#6a0000"
 _FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
+
+_NS = "{http://www.w3.org/2000/svg}"  # the SVG namespace, as xml.etree names tags in it
 
 # Heat map stops: probability, (r, g, b).
 _HEAT_STOPS: tuple[tuple[float, tuple[int, int, int]], ...] = (
@@ -388,6 +397,53 @@ def position_svg(
 
     _highlights(svg, s, ox, oy, premise_cells, safe_cells, mine_cells)
     return ET.tostring(svg, encoding="unicode")
+
+
+def lost_tile(x: float, y: float, size: float, kind: str, name: str) -> ET.Element:
+    """Return a ``<g>`` drawing a cell of a lost game as its end shows it, the cell's top left at
+    ``(x, y)``, ``size`` wide: ``mine`` (a mine that was covered: an opened cell with a mine),
+    ``exploded`` (the mine that was opened: the same on red) or ``wrong-flag`` (a flag with no
+    mine under it: the mine crossed out in red), as the GIF's raster draws them.
+
+    Raises ``ValueError`` for another ``kind``.
+    """
+    if kind not in ("mine", "exploded", "wrong-flag"):
+        raise ValueError(f"unknown kind of lost cell {kind!r}")
+    s = size
+    group = ET.Element(f"{_NS}g", {"class": f"lost {kind}", "data-cell": name})
+    fill = "#e00000" if kind == "exploded" else _OPENED
+    _el(group, f"{_NS}rect", x=x, y=y, width=s, height=s, fill=fill, class_=kind, data_cell=name)
+    _el(group, f"{_NS}path", d=f"M{_n(x)} {_n(y + 0.5)}h{_n(s)}M{_n(x + 0.5)} {_n(y)}v{_n(s)}",
+        stroke=_GRID)  # fmt: skip
+    cx, cy = x + s / 2, y + s / 2
+    spike, diagonal = 0.38 * s, 0.27 * s
+    _el(
+        group,
+        f"{_NS}path",
+        d=(
+            f"M{_n(cx - spike)} {_n(cy)}H{_n(cx + spike)}M{_n(cx)} {_n(cy - spike)}"
+            f"V{_n(cy + spike)}M{_n(cx - diagonal)} {_n(cy - diagonal)}"
+            f"L{_n(cx + diagonal)} {_n(cy + diagonal)}M{_n(cx + diagonal)} {_n(cy - diagonal)}"
+            f"L{_n(cx - diagonal)} {_n(cy + diagonal)}"
+        ),
+        stroke="#000",
+        stroke_width=max(1.0, s / 14),
+    )
+    _el(group, f"{_NS}circle", cx=cx, cy=cy, r=0.27 * s, fill="#000")
+    _el(group, f"{_NS}rect", x=cx - 0.14 * s, y=cy - 0.14 * s, width=0.11 * s, height=0.11 * s,
+        fill="#fff")  # fmt: skip
+    if kind == "wrong-flag":
+        a, b = 0.2 * s, 0.8 * s
+        _el(
+            group,
+            f"{_NS}path",
+            d=f"M{_n(x + a)} {_n(y + a)}L{_n(x + b)} {_n(y + b)}M{_n(x + b)} {_n(y + a)}"
+            f"L{_n(x + a)} {_n(y + b)}",
+            stroke="#e00000",
+            stroke_width=max(1.5, s / 8),
+            stroke_linecap="round",
+        )
+    return group
 
 
 def _highlights(

@@ -6,8 +6,11 @@ could be proven) and for a flag where there is no mine, red for a flag, none for
 judged. The GIF has a frame for the covered board and one after each click, the click's cell
 outlined; the last frame of a lost game shows the mines. The SVG draws the final board once and
 lays over each cell the looks it had before (covered, flagged), each shown while it lasted;
-the marks of the guesses, the mistakes, the wrong flags and the click that lost appear at their
-click and stay, so the last picture shows where the game was decided.
+every click's cell is outlined from its click on, as in the GIF: a forced click and a flag until
+the next click, the guesses, the mistakes, the wrong flags and the click that lost to the end.
+The last picture of a lost game shows the mines as the GIF's last frame does (the one that went
+off on red, wrong flags crossed out) under those outlines, so it shows where the game was
+decided.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from collections.abc import Iterator
 
 from mineproof.english import counted
 from mineproof.game import Game
-from mineproof.play.replay import gif_delays, gif_raster, lost_cells, mark_explosion
+from mineproof.play.replay import gif_delays, gif_raster, lost_cells, mark_loss
 from mineproof.position import COVERED, FLAG, Position
 from mineproof.render import Frame, encode_gif, position_svg
 from mineproof.render.raster import OUTLINES, PALETTE, Highlight
@@ -94,8 +97,9 @@ def review_gif(review: GameReview, seconds_per_click: float = 0.15, scale: int =
 
 def review_svg(review: GameReview, seconds_per_click: float = 0.15) -> str:
     """Return the reviewed game as an animated SVG (open it in a browser), one click every
-    ``seconds_per_click``: each cell shows the looks it had in turn, and the guesses, mistakes,
-    wrong flags and the click that lost are outlined from their click on."""
+    ``seconds_per_click``: each cell shows the looks it had in turn, and each click's cell is
+    outlined (see the module's docstring); a lost game ends showing its mines under the
+    outlines."""
     layout = review.game.layout
     board = layout.board
     game = Game(layout, strict_flags=review.game.strict_flags)
@@ -135,14 +139,25 @@ def review_svg(review: GameReview, seconds_per_click: float = 0.15) -> str:
                 _set(group, "visible", at(start))
             _set(group, "hidden", at(end))
     covered = tiles[COVERED]
+    last = len(review.clicks)
+    if game.exploded is not None:
+        places = ET.Element("g")
+        for elements in covered.values():
+            places.extend(elements)
+        mark_loss(picture, places, game, last * seconds_per_click)
     for n, click in enumerate(review.clicks, 1):
         outline = _mark(click)
         j = click.judgement
-        if outline in (None, "safe", "mine") and not (j is not None and j.fatal):
-            continue
+        fatal = j is not None and j.fatal
+        if outline is None and not fatal:
+            continue  # a click not judged
+        # A forced click and a flag are outlined while they are the last click, as the GIF
+        # shows them; the guesses, mistakes, wrong flags and the click that lost stay.
+        stays = fatal or outline not in ("safe", "mine")
         name = board.name(board.index(*click.cell))
         rect = next(e for e in covered[name] if e.tag.endswith("rect"))
         colour = OUTLINES[outline or "mine"]
+        kind = j.kind if j is not None else "wrong-flag" if click.wrong else "flag"
         box = ET.SubElement(
             picture,
             f"{{{_SVG}}}rect",
@@ -154,15 +169,14 @@ def review_svg(review: GameReview, seconds_per_click: float = 0.15) -> str:
                 "fill": "none",
                 "stroke": colour,
                 "stroke-width": "3",
-                "class": f"mark {j.kind if j is not None else 'flag'}",
+                "class": f"mark {kind}",
+                "data-cell": name,
                 "visibility": "hidden",
             },
         )
         _set(box, "visible", at(n))
-    if game.exploded is not None:
-        place = ET.Element("g")
-        place.extend(covered[board.name(game.exploded)])
-        mark_explosion(picture, place, board, game.exploded, len(review.clicks) * seconds_per_click)
+        if not stays and n < last:
+            _set(box, "hidden", at(n + 1))
     return ET.tostring(picture, encoding="unicode")
 
 

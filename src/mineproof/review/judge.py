@@ -41,8 +41,14 @@ from mineproof.analysis.constraints import Clue, Contradiction, constraints_of, 
 from mineproof.board import Layout, cell_name, iter_bits
 from mineproof.english import counted
 from mineproof.errors import ArgumentError, IllegalMoveError, TooComplexError
+from mineproof.explain import pick_why
 from mineproof.logic import HINT_WORK, closures, hint_steps, known_view, known_view_and_safe
-from mineproof.play import BestGuess, best_guess, opening_chance, unavoidable_fifty_fifties
+from mineproof.play import (
+    BestGuess,
+    best_guess,
+    opening_chance,
+    unavoidable_fifty_fifties,
+)
 from mineproof.position import Position
 from mineproof.review.judgement import Action, Judgement
 
@@ -273,7 +279,8 @@ def judge(
                 # An exact search found the clicked cell as good as its own pick: name it.
                 best = replace(best, cell=clicked)
         risk = Fraction(trusted.mine_counts[best.cell], trusted.arrangements)
-        return replace(guess, best=best, best_probability=risk)
+        why = _why(trusted, best.cell) if best.reason == "lookahead" else None
+        return replace(guess, best=best, best_probability=risk, best_why=why)
     level = _lowest(cons.clues, cons.unknown, cons.mines, bool, work)
     try:
         missed = tuple(hint_steps(position, work=HINT_WORK))
@@ -320,6 +327,20 @@ def _best(view: Position) -> tuple[Analysis, BestGuess] | None:
     except (TooComplexError, ValueError):
         found = None
     _last_best[:] = [(view, found)]
+    return found
+
+
+_last_why: list[tuple[Analysis, int, tuple[str, tuple[int, int] | None]]] = []
+
+
+def _why(trusted: Analysis, cell: int) -> tuple[str, tuple[int, int] | None]:
+    """Return :func:`~mineproof.explain.pick_why` of the best pick ``cell`` in the position of
+    ``trusted``; the last answer is remembered, as :func:`_best`'s is."""
+    last = _last_why[:1]
+    if last and last[0][0] is trusted and last[0][1] == cell:
+        return last[0][2]
+    found = pick_why(trusted, cell)
+    _last_why[:] = [(trusted, cell, found)]
     return found
 
 

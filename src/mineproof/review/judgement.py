@@ -16,11 +16,11 @@ from typing import Any, Literal
 from mineproof.board import cell_name
 from mineproof.explain import (
     article,
-    best_guess_text,
     cells_text,
     level_label,
     level_name,
     percent_texts,
+    review_best_guess_text,
     sentences,
     step_texts,
     translations,
@@ -54,7 +54,9 @@ class Judgement:
     opens is free), ``lowest`` the lowest mine probability of any covered unflagged cell then;
     both ``None`` for ``start`` and ``unknown``. ``best`` is, for a ``guess``, the guess the
     ``best`` strategy makes there (``None`` when weighing its candidates passed its budget) and
-    ``best_probability`` its cell's mine probability.
+    ``best_probability`` its cell's mine probability; ``best_why``, for a pick of the look one
+    move ahead, what decided it and the ``(x, y)`` cell that survives better, if any (see
+    :func:`mineproof.play.lookahead_why`; ``survival`` only among the nearly safest cells).
     ``missed`` holds, for a ``mistake``, the deductions that lead to a safe cell, in order, as
     a hint gives them. ``safe_then`` is the bitmask of the covered cells that were safe in every
     arrangement, ``wrong_flags`` that of the flags on cells the layout has no mine on.
@@ -73,6 +75,7 @@ class Judgement:
     lowest: Fraction | None = None
     best: BestGuess | None = None
     best_probability: Fraction | None = None
+    best_why: tuple[str, tuple[int, int] | None] | None = None
     missed: tuple[Deduction, ...] = ()
     safe_then: int = 0
     wrong_flags: int = 0
@@ -306,13 +309,16 @@ def _odds(j: Judgement, lowest: str, best_p: str, lang: str) -> list[str]:
             and j.lowest is not None
             and j.best_probability > j.lowest
         )
-        if riskier:
-            cell = j.position.board.xy(j.best.cell)
-            win = None if j.best.win is None else percent_texts(lang, j.best.win)[0]
-            out.append(best_guess_text(cell, j.best.reason, best_p, win, lang))
-        elif j.is_best:
+        cell = j.position.board.xy(j.best.cell)
+        if j.is_best and not riskier:
             out.append(t.gettext("It was the best guess."))
         else:
-            best = cell_name(*j.position.board.xy(j.best.cell))
-            out.append(t.gettext("The best guess was {cell}.").format(cell=best))
+            # Past tense, as the rest of the review: the best guess and why, also when the
+            # click was that guess but riskier than the safest cells.
+            win = None if j.best.win is None else percent_texts(lang, j.best.win)[0]
+            out.append(
+                review_best_guess_text(
+                    cell, j.best.reason, best_p, win, lang, clicked=bool(j.is_best), why=j.best_why
+                )
+            )
     return out
