@@ -1062,6 +1062,18 @@ def test_cells_are_named_and_moves_announced_but_not_the_clock(page: Page) -> No
     _wait_move(page, 1)
     assert page.get_attribute(_cell(page, "board", x, y), "aria-label") == f"{name}, flagged"
     assert page.inner_text("#announce") == f"{name} flagged."
+    # A chord on a number whose flags are not all placed opens nothing, and says so.
+    near = {(x + a, y + b) for a in (-1, 0, 1) for b in (-1, 0, 1)}
+    number = next(
+        (i % 9, i // 9)
+        for i in range(81)
+        if (i % 9, i // 9) not in near
+        and page.get_attribute(_cell(page, "board", i % 9, i // 9), "data-state") == "open"
+        and page.inner_text(_cell(page, "board", i % 9, i // 9)).strip() in list("12345678")
+    )
+    page.click(_cell(page, "board", *number))
+    said = f"Nothing opened at {chr(65 + number[0])}{number[1] + 1}."
+    page.wait_for_function(f"document.querySelector('#announce').innerText === {said!r}")
     live = "[aria-live]:not([aria-live=off]), [role=status], [role=alert], [role=log], [role=timer]"
     assert page.evaluate(f"document.querySelector('#timer').closest('{live}')") is None
     assert page.evaluate(f"document.querySelector('#announce').matches('{live}')")

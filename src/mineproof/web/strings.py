@@ -160,6 +160,7 @@ def page_strings(lang: str) -> dict[str, str]:
         ),
         "keep_playing": t.pgettext("page", "Keep playing"),
         "announce_open": t.pgettext("page", "{cell} opened. Cells uncovered: {count}."),
+        "announce_nothing": t.pgettext("page", "Nothing opened at {cell}."),
         "announce_flag": t.pgettext("page", "{cell} flagged."),
         "announce_unflag": t.pgettext("page", "{cell} unflagged."),
         "announce_open_flags": t.pgettext(

@@ -373,6 +373,11 @@ export const playView = {
         const count = (view, which) => view.cells.reduce((n, row) => n + row.filter(which).length, 0);
         const opened = count(after, (c) => c >= 0) - count(before, (c) => c >= 0);
         const flags = count(after, (c) => c === FLAG) - count(before, (c) => c === FLAG);
+        if (opened === 0 && flags === 0) {
+          // A chord whose flags are not all placed, answered with the game as it was.
+          app.announce(t("announce_nothing", { cell }));
+          return;
+        }
         app.announce(t(flags > 0 ? "announce_open_flags" : "announce_open", { cell, count: opened, flags }));
       }
     }
