@@ -754,6 +754,7 @@ def test_analyze_json_on_an_impossible_position_prints_the_conflict(
         "error": data["error"],
         "clues": [[1, 1], [2, 1], [1, 2]],
         "uses_mine_total": False,
+        "minimal": True,
     }
     assert data["error"] in err
     total = write(tmp_path, "total.txt", "3x1x0\n1HH\n")

@@ -1418,7 +1418,7 @@ def error_json(exc: MineproofError) -> dict[str, Any]:
     """Return the JSON object a command run with ``--json`` prints for an error.
 
     ``error`` is the message; an impossible position adds ``clues`` (the ``[x, y]`` cells of
-    the numbers in conflict) and ``uses_mine_total``; malformed input adds ``line`` and
+    the numbers in conflict), ``uses_mine_total`` and ``minimal``; malformed input adds ``line`` and
     ``column`` where known; a spent budget adds ``size``; a bad argument its ``argument``.
 
     >>> error_json(ArgumentError("--jobs 0 is outside 1..8", name="--jobs"))
@@ -1428,6 +1428,7 @@ def error_json(exc: MineproofError) -> dict[str, Any]:
     if isinstance(exc, InconsistentPositionError):
         data["clues"] = [list(cell) for cell in exc.clues]
         data["uses_mine_total"] = exc.uses_mine_total
+        data["minimal"] = exc.minimal
     elif isinstance(exc, FormatError):
         data.update({k: v for k, v in (("line", exc.line), ("column", exc.column)) if v})
     elif isinstance(exc, TooComplexError) and exc.size:

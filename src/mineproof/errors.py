@@ -104,18 +104,25 @@ class UsageError(ArgumentError):
 class InconsistentPositionError(MineproofError):
     """A well-formed position that no arrangement of mines satisfies.
 
-    ``clues`` holds the ``(x, y)`` cells of the clues in conflict (a small set: removing any one
-    of them makes the rest satisfiable); ``uses_mine_total`` says whether the mine total is part
-    of the conflict.
+    ``clues`` holds the ``(x, y)`` cells of the clues in conflict; ``minimal`` says whether
+    they are a minimal set (removing any one of them makes the rest satisfiable: false only
+    where the search for it reached its bound); ``uses_mine_total`` says whether the mine
+    total is part of the conflict.
     """
 
     kind = "inconsistent"
 
     def __init__(
-        self, message: str, *, clues: tuple[tuple[int, int], ...], uses_mine_total: bool
+        self,
+        message: str,
+        *,
+        clues: tuple[tuple[int, int], ...],
+        uses_mine_total: bool,
+        minimal: bool = True,
     ) -> None:
         self.clues = clues
         self.uses_mine_total = uses_mine_total
+        self.minimal = minimal
         super().__init__(message)
 
 

@@ -113,7 +113,16 @@ class Reply:
         assert self.status == status, (self.status, self.body[:500])
         assert self.headers["content-type"].startswith("application/json")
         data = self.json()
-        data_keys = {"clues", "uses_mine_total", "position", "line", "column", "name", "allowed"}
+        data_keys = {
+            "clues",
+            "uses_mine_total",
+            "minimal",
+            "position",
+            "line",
+            "column",
+            "name",
+            "allowed",
+        }
         assert set(data) <= {"error", "kind"} | data_keys, data
         assert data["kind"] in ERROR_KINDS, data
         message = data["error"]

@@ -1,15 +1,19 @@
 """Naming the conflict in a position that no arrangement satisfies.
 
 A deletion search: starting from the clues of a failing component (or all clues, when only the
-mine total fails), drop each clue whose removal leaves the rest still impossible. What remains is
-a minimal conflict: removing any one of its clues (or the mine total, when it is used) makes the
-rest satisfiable.
+mine total fails), drop each clue whose removal leaves the rest still impossible, trying runs
+of clues first (halves, then quarters, and so on down to one clue), so that a small conflict
+in a large component is found in few trials. What remains is a minimal conflict: removing any
+one of its clues (or the mine total, when it is used) makes the rest satisfiable. The search
+is bounded (:data:`CONFLICT_WORK`); where it stops first, the conflict named is impossible but
+may hold clues it does not need, and says so.
 """
 
 from __future__ import annotations
 
 from mineproof.analysis.constraints import Clue, Contradiction, components_of, constraints_of
 from mineproof.analysis.counting import CountTooLarge
+from mineproof.board import iter_bits
 from mineproof.english import counted
 from mineproof.errors import InconsistentPositionError
 from mineproof.position import Position
@@ -31,21 +35,40 @@ def satisfiable(clues: list[Clue], unknown: int, mines: int | None) -> bool:
     return True
 
 
-def _minimal(clues: list[Clue], unknown: int, mines: int | None) -> list[Clue]:
-    """Return a minimal subset of ``clues`` that is still unsatisfiable; when the counting
-    budget runs out first, the smallest one found so far."""
+CONFLICT_WORK = 500_000
+"""The most clues the deletion search may hand to :func:`satisfiable`, over all its trials: a
+conflict among a few hundred numbers is narrowed down to the fewest (a trial per number, each
+looking at all of them); one among thousands stops here (a chain of 16,000 numbers on a
+255x255 board, after about 3 seconds)."""
+
+NAMED = 12
+"""The most numbers an error names one by one; the rest are counted."""
+
+
+def _minimal(clues: list[Clue], unknown: int, mines: int | None) -> tuple[list[Clue], bool]:
+    """Return ``(kept, minimal)``: a subset of ``clues`` that is still unsatisfiable, and
+    whether it is minimal. It is not when the search ran out of :data:`CONFLICT_WORK`, or of
+    the counting budget in a trial, first: then it is the smallest found so far."""
     kept = list(clues)
-    i = 0
-    while i < len(kept):
-        trial = kept[:i] + kept[i + 1 :]
-        try:
-            if not satisfiable(trial, unknown, mines):
-                kept = trial
-                continue
-        except CountTooLarge:
-            break
-        i += 1
-    return kept
+    work = 0
+    run = max(len(kept) // 2, 1)
+    while True:
+        i = 0
+        while i < len(kept):
+            trial = kept[:i] + kept[i + run :]
+            work += len(trial)
+            if work > CONFLICT_WORK:
+                return kept, False
+            try:
+                if not satisfiable(trial, unknown, mines):
+                    kept = trial
+                    continue
+            except CountTooLarge:
+                return kept, False
+            i += run
+        if run == 1:
+            return kept, True
+        run //= 2
 
 
 def conflict_error(position: Position, trust_flags: bool) -> InconsistentPositionError:
@@ -66,11 +89,11 @@ def conflict_error(position: Position, trust_flags: bool) -> InconsistentPositio
     if not satisfiable(cons.clues, cons.unknown, None):
         for comp in components_of(cons.clues):
             if not satisfiable(comp.clues, cons.unknown, None):
-                core = _minimal(comp.clues, cons.unknown, None)
+                core, minimal = _minimal(comp.clues, cons.unknown, None)
                 cells = [c.cell for c in core]
-                return _error(position, cells, uses_total=False, trust_flags=trust_flags)
-    core = _minimal(cons.clues, cons.unknown, cons.mines)
-    return _error(position, [c.cell for c in core], uses_total=True, trust_flags=trust_flags)
+                return _error(position, cells, False, trust_flags, minimal)
+    core, minimal = _minimal(cons.clues, cons.unknown, cons.mines)
+    return _error(position, [c.cell for c in core], True, trust_flags, minimal)
 
 
 def _trusted_flags(position: Position, cells: list[int], uses_total: bool) -> str:
@@ -86,18 +109,28 @@ def _trusted_flags(position: Position, cells: list[int], uses_total: bool) -> st
         flags &= near
     if not flags:
         return ""
-    names = ", ".join(board.name(i) for i in range(board.size) if flags >> i & 1)
-    return f" and {counted(flags.bit_count(), 'trusted flag')} ({names})"
+    cells = iter_bits(flags)
+    names = ", ".join(board.name(i) for i in cells[:NAMED])
+    if len(cells) > NAMED:
+        names += f" and {len(cells) - NAMED:,} more"
+    return f" and {counted(len(cells), 'trusted flag')} ({names})"
 
 
 def _error(
-    position: Position, cells: list[int], uses_total: bool, trust_flags: bool = False
+    position: Position,
+    cells: list[int],
+    uses_total: bool,
+    trust_flags: bool = False,
+    minimal: bool = True,
 ) -> InconsistentPositionError:
     """Return the error naming the numbers at ``cells`` in conflict (with the mine total when
-    ``uses_total``), and the trusted flags that take part (with ``trust_flags``)."""
+    ``uses_total``), and the trusted flags that take part (with ``trust_flags``); unless
+    ``minimal``, it says that some of them may not be needed."""
     board = position.board
     cells = sorted(set(cells))
-    named = ", ".join(f"{position.cells[i]} at {board.name(i)}" for i in cells)
+    named = ", ".join(f"{position.cells[i]} at {board.name(i)}" for i in cells[:NAMED])
+    if len(cells) > NAMED:
+        named += f" and {counted(len(cells) - NAMED, 'more number')}"
     xy = tuple(board.xy(i) for i in cells)
     total = position.mines
     numbers = "the number" if len(cells) == 1 else "the numbers"
@@ -116,4 +149,6 @@ def _error(
         msg = f"no arrangement of mines fits {numbers} {named}{together}"
     if trust_flags:
         msg += _trusted_flags(position, cells, uses_total)
-    return InconsistentPositionError(msg, clues=xy, uses_mine_total=uses_total)
+    if not minimal:
+        msg += " (not all of them may be needed: the search for the fewest stopped at its bound)"
+    return InconsistentPositionError(msg, clues=xy, uses_mine_total=uses_total, minimal=minimal)

@@ -50,10 +50,12 @@ class CountTooLarge(TooComplexError):
         self.limit = limit
         self.groups = groups
         if groups > 1:
-            size = f"{clues} numbers in {groups} independent groups over {cells} covered cells"
+            size = (
+                f"{clues:,} numbers in {groups:,} independent groups over {cells:,} covered cells"
+            )
             verb = "need"
         else:
-            size = f"a group of {clues} numbers over {cells} covered cells"
+            size = f"a group of {clues:,} numbers over {cells:,} covered cells"
             verb = "needs"
         super().__init__(
             f"too complex to count exactly: {size} {verb} more than {limit:,} steps of counting",

@@ -32,9 +32,9 @@ Routes (cells are ``[x, y]``, x the column and y the row from the top-left):
 
 Errors are JSON ``{"error": message, "kind": name}`` (the kind of error, for a client to say in its
 own words: an error class's ``kind``, or ``request``, ``busy``, ``store``, ``internal``), with the
-error's data where it has some (``clues`` and ``uses_mine_total``, and for ``/api/analyze`` the
-``position`` pasted, as its answer would hold it; ``line`` and ``column``; ``name`` and
-``allowed``): 400 for malformed JSON or
+error's data where it has some (``clues``, ``uses_mine_total`` and ``minimal``, and for
+``/api/analyze`` the ``position`` pasted, as its answer would hold it; ``line`` and ``column``;
+``name`` and ``allowed``): 400 for malformed JSON or
 HTTP, a missing or mistyped field or a cell outside the board; 404 for an unknown game or path; 405
 for a wrong method; 408 for a body not sent in time; 409 for a move after the end; 413 for a body
 over 1 MB; 415 for a POST that is not JSON; 421 for a request whose Host is not this server (DNS
@@ -232,6 +232,7 @@ def _error_data(exc: MineproofError) -> dict[str, Any]:
     if isinstance(exc, InconsistentPositionError):
         data["clues"] = [list(c) for c in exc.clues]
         data["uses_mine_total"] = exc.uses_mine_total
+        data["minimal"] = exc.minimal
         if isinstance(exc, ImpossiblePosition):
             data["position"] = exc.position
     elif isinstance(exc, FormatError):

@@ -341,7 +341,10 @@ class ImpossiblePosition(InconsistentPositionError):
 
     def __init__(self, conflict: InconsistentPositionError, position: dict[str, Any]) -> None:
         super().__init__(
-            str(conflict), clues=conflict.clues, uses_mine_total=conflict.uses_mine_total
+            str(conflict),
+            clues=conflict.clues,
+            uses_mine_total=conflict.uses_mine_total,
+            minimal=conflict.minimal,
         )
         self.position = position
 
