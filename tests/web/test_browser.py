@@ -475,6 +475,30 @@ def test_the_language_switch_translates_the_page_and_the_hint(page: Page, tmp_pa
     assert page.evaluate("document.documentElement.lang") == "ja"  # kept across visits
 
 
+def test_two_quick_language_changes_end_in_the_last_one_chosen(page: Page) -> None:
+    """French is chosen, then German before the French words come: when they come, last, the
+    page stays German, as the menu says."""
+    held: list[Route] = []
+    page.route("**/api/strings?lang=fr", lambda route: held.append(route))
+    with page.expect_request("**/api/strings?lang=fr"):
+        page.select_option("#lang", "fr")
+    for _ in range(250):  # the route's handler runs while playwright waits
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held, "the French strings were not asked for"
+    page.select_option("#lang", "de")
+    page.wait_for_function("document.documentElement.lang === 'de'")
+    german = page_strings("de")["hint"]
+    page.wait_for_function(f"document.querySelector('#hint').innerText === {german!r}")
+    with page.expect_response("**/api/strings?lang=fr"):
+        held[0].fallback()
+    page.evaluate("new Promise((done) => setTimeout(done, 300))")  # its words would be in now
+    assert page.evaluate("document.documentElement.lang") == "de"
+    assert page.inner_text("#hint") == german
+    assert page.input_value("#lang") == "de"
+
+
 def test_probabilities_show_on_every_covered_cell(page: Page, tmp_path: Path) -> None:
     _start(page, "expert", 15, 8)
     page.check("#show-probabilities")
@@ -1379,6 +1403,9 @@ def test_the_new_texts_follow_the_language_and_the_statistics_chart_the_times(
         "document.querySelector('#review-summary').innerText.includes('Spiel gewonnen')"
     )
     assert page.inner_text("#step-count") == "Vor dem ersten Klick"
+    assert page.get_attribute("#step", "aria-valuetext") == "Vor dem ersten Klick"  # said
+    live = "document.querySelector('#step-count').closest('output, [aria-live], [role=status]')"
+    assert page.evaluate(live) is None  # not announced beside the click's words
     page.click("#tab-play")
     assert page.inner_text("label:has(#punish)") == "Raten bestrafen"
     assert page.inner_text("label:has(#strict)") == "Strenge Flaggen"

@@ -13,13 +13,27 @@ export const TECHNIQUE_NAMES = {
 
 let table = {};
 let current = "en";
+let asked = 0;
 
 export function language() { return current; }
 
+// Fetch the strings of `lang` and make it the page's language. Returns false, changing nothing
+// and throwing nothing, when another language was asked for before these strings came: two
+// quick changes of the menu end in the last one chosen, whichever answer comes last.
 export async function loadLanguage(api, lang) {
-  table = await api("GET", `/api/strings?lang=${encodeURIComponent(lang)}`);
+  const ask = ++asked;
+  let strings;
+  try {
+    strings = await api("GET", `/api/strings?lang=${encodeURIComponent(lang)}`);
+  } catch (err) {
+    if (ask !== asked) return false;
+    throw err;
+  }
+  if (ask !== asked) return false;
+  table = strings;
   current = lang;
   document.documentElement.lang = lang;
+  return true;
 }
 
 // Return `x` with `digits` decimals as the page's language writes it (a decimal comma in

@@ -123,7 +123,7 @@ async function start() {
   select.addEventListener("change", async () => {
     const lang = select.value;
     try {
-      await loadLanguage(api, lang);
+      if (!(await loadLanguage(api, lang))) return; // another was chosen since
     } catch (err) {
       console.error(err);
       select.value = language();

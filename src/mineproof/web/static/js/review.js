@@ -27,7 +27,7 @@ const TEMPLATE = `
       <button id="step-next" type="button" data-i18n-label="step_next" data-i18n-title="step_next">\u25B6</button>
       <button id="step-last" type="button" data-i18n-label="step_last" data-i18n-title="step_last">\u00BB</button>
     </span>
-    <output id="step-count"></output>
+    <span id="step-count"></span>
     <button id="download-gif" type="button" data-i18n="download_gif"></button>
   </div>
   <div class="board-wrap"><div id="review-board" class="board" data-i18n-label="review_board"></div></div>
@@ -223,7 +223,11 @@ export const reviewView = {
       const slider = q("step");
       slider.max = total;
       slider.value = s.step;
-      q("step-count").textContent = s.step ? t("review_step", { n: s.step, total }) : t("review_start");
+      // Said by the slider (its value's words), not announced on its own: the click's words,
+      // a live region, already follow each step.
+      const where = s.step ? t("review_step", { n: s.step, total }) : t("review_start");
+      q("step-count").textContent = where;
+      slider.setAttribute("aria-valuetext", where);
       const current = s.step ? review.clicks[s.step - 1] : null;
       const words = q("review-click");
       if (current) {
