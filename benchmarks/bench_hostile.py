@@ -11,7 +11,8 @@ with a limit of 4 GiB of memory and 300 s of CPU. The positions are made here fr
   lucky guesses until about half the board is open (huge counts: numbers of thousands of digits);
 - snakes: a 255x255 board of flagged rows and one snake of 16,256 covered cells, each proven by
   the one before, from the far end (flags trusted); broken, its first number says one mine too
-  many: a conflict of every number.
+  many: a conflict of every number; decided by a case analysis at its end, 1,481 linked numbers
+  on 81x81.
 
 Usage: python benchmarks/bench_hostile.py [--only NAME ...]
 """
@@ -37,6 +38,7 @@ from mineproof.position import COVERED, Position
 hostile = load("tests/analysis/hostile.py")
 lattice: Callable[[int, int], Position] = hostile.lattice
 snake: Callable[..., tuple[Position, Layout]] = hostile.snake
+case_snake: Callable[[int], tuple[Position, Layout]] = hostile.case_snake
 
 
 def pairs(side: int, count: int, seed: int = 1) -> Position:
@@ -87,9 +89,11 @@ POSITIONS: dict[str, Callable[[], Position]] = {
     "big 255x255, half open": lambda: big(1),
     "snake 255x255": lambda: snake(255)[0],
     "snake 255x255, broken": lambda: snake(255, broken=True)[0],
+    "case snake 41x41": lambda: case_snake(41)[0],
+    "case snake 81x81": lambda: case_snake(81)[0],
 }
 
-TRUSTED = {"snake 255x255", "snake 255x255, broken"}
+TRUSTED = {"snake 255x255", "snake 255x255, broken", "case snake 41x41", "case snake 81x81"}
 """The positions whose flags are taken as mines."""
 
 

@@ -7,7 +7,7 @@ import random
 from mineproof.board import Board, Layout
 from mineproof.position import COVERED, FLAG, Position
 
-__all__ = ["lattice", "scattered", "snake"]
+__all__ = ["case_snake", "lattice", "scattered", "snake"]
 
 
 def lattice(width: int, height: int, seed: int = 1) -> Position:
@@ -81,5 +81,55 @@ def snake(side: int, broken: bool = False) -> tuple[Position, Layout]:
     cells = tuple(
         FLAG if kind[i] == "flag" else COVERED if kind[i] == "covered" else numbers[i]
         for i in range(board.size)
+    )
+    return Position(board, cells, layout.mine_count), layout
+
+
+def case_snake(side: int) -> tuple[Position, Layout]:
+    """Return a ``side`` x ``side`` position (``side`` odd, at least 11) whose snake, as in
+    :func:`snake` but with no number below its end, is decided only by a case analysis
+    (level 4) at that end, and the layout it was made from.
+
+    Every number of the snake says "one of these two"; at its end, a number sees two cells
+    that the snake makes equal, beside a covered cell of its own: only trying both ways of the
+    snake's end decides them, and then the whole snake follows one cell at a time.
+    """
+    grid = [["F"] * side for _ in range(side)]
+    rows = list(range(1, side - 7, 2))
+    if len(rows) % 2:
+        rows = rows[:-1]
+    path: list[tuple[int, int]] = []
+    for k, y in enumerate(rows):
+        xs = list(range(0, side, 2))
+        for x in range(1, side, 2):
+            grid[y][x] = "N"
+        path += [(x, y) for x in (xs if k % 2 == 0 else xs[::-1])]
+        if k + 1 < len(rows):
+            grid[y + 1][side - 1 if k % 2 == 0 else 0] = "N"
+    last = rows[-1]
+    end = last + 4
+    grid[last + 1][0] = "N"
+    path.append((0, last + 2))
+    grid[last + 3][0] = "N"
+    path.append((0, end))
+    grid[end][1] = "N"
+    path.append((2, end))
+    grid[end - 1][2] = "N"
+    path.append((3, end - 2))
+    grid[end - 1][4] = "N"
+    path.append((4, end))
+    grid[end + 1][3] = "N"
+    extra = (3, end + 2)
+    for x, y in [*path, extra]:
+        grid[y][x] = "H"
+    mines = {p for i, p in enumerate(reversed(path)) if i % 2 == 1} | {extra}
+    mines |= {(x, y) for y in range(side) for x in range(side) if grid[y][x] == "F"}
+    board = Board(side, side)
+    layout = Layout.from_cells(board, sorted(mines))
+    numbers = layout.numbers()
+    cells = tuple(
+        FLAG if grid[y][x] == "F" else COVERED if grid[y][x] == "H" else numbers[board.index(x, y)]
+        for y in range(side)
+        for x in range(side)
     )
     return Position(board, cells, layout.mine_count), layout

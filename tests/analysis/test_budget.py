@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 from itertools import permutations, product
+from pathlib import Path
 
 import pytest
 
@@ -14,8 +15,10 @@ import mineproof.analysis.counting as counting
 from mineproof.analysis import analyze, clear_cache
 from mineproof.analysis.counting import ComponentCount, CountTooLarge
 from mineproof.errors import TooComplexError
+from mineproof.explain import hint
+from mineproof.logic import HINT_WORK, best_deduction
 
-from .hostile import lattice, scattered
+from .hostile import case_snake, lattice, scattered
 
 
 def test_past_the_budget_a_clear_error_names_the_size() -> None:
@@ -182,3 +185,29 @@ def test_a_budget_inside_another_is_charged_to_both() -> None:
         analyze(position)
         clear_cache()
         analyze(position)
+
+
+# --- a hint on a long chain: bounded --------------------------------------------------------------
+
+
+def test_a_hint_on_a_chain_too_long_to_search_is_refused_at_once() -> None:
+    # A snake of 1,481 linked numbers that only a case analysis at its end decides: the
+    # search for a combination among all of them took minutes (killed after 120 s); now the
+    # hint says it is too complex, naming the size.
+    position, _ = case_snake(81)
+    with pytest.raises(TooComplexError, match=r"too complex to explain: .*a group of 1,481 "):
+        hint(position, trust_flags=True)
+
+
+def test_the_web_tests_copy_of_the_long_chain_is_the_same() -> None:
+    copy = Path(__file__).resolve().parents[1] / "data" / "case-snake-81.txt"
+    assert copy.read_text() == case_snake(81)[0].text() + "\n"
+
+
+def test_a_case_analysis_at_the_end_of_a_chain_is_found_and_true_within_any_budget() -> None:
+    position, layout = case_snake(21)
+    for work in (HINT_WORK, 1_000):  # the search for the fewest premises stops at the budget
+        d = best_deduction(position, True, work=work)
+        assert d is not None and d.level == 4
+        assert d.safe & layout.mines == 0 and d.mine & ~layout.mines == 0 and d.safe | d.mine
+        assert d.minimal or work < HINT_WORK

@@ -1023,6 +1023,10 @@ def test_stats_per_level_and_mode(own_server: Server, clock: Clock) -> None:
 # --- analysis of a pasted position ----------------------------------------------------------
 
 
+CASE_SNAKE = Path(__file__).resolve().parents[1] / "data" / "case-snake-81.txt"
+"""``case_snake(81)`` of ``tests/analysis/hostile.py`` (``test_budget`` checks the copy)."""
+
+
 def _analyze(client: Client, **fields: Any) -> JSON:
     return client.post("/api/analyze", fields).ok()
 
@@ -1040,6 +1044,17 @@ def test_analyze_jsminesweeper_text(client: Client) -> None:
     other = _analyze(client, text=text, mines=41, lang="fr")
     assert other["analysis"] == analyze(Position(position.board, position.cells, 41)).to_json()
     assert other["hint"]["text"] == hint(Position(position.board, position.cells, 41), "fr").text
+
+
+def test_an_analysis_whose_hint_is_too_complex_to_explain_still_answers(client: Client) -> None:
+    # 1,481 linked numbers, decided only by a case analysis at the end of their chain: the
+    # count is exact, the hint is refused (too complex to explain), the answer holds both.
+    text = CASE_SNAKE.read_text()
+    position = Position.parse(text)
+    reply = _analyze(client, text=text, trust_flags=True)
+    assert reply["hint"] is None
+    assert reply["analysis"] == analyze(position, trust_flags=True).to_json()
+    assert reply["analysis"]["arrangements"] == "1"
 
 
 def test_analyze_mstoollib_grid(client: Client) -> None:

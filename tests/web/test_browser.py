@@ -544,6 +544,26 @@ def test_the_probabilities_box_holds_from_game_to_game_and_counts_as_help(page: 
         assert _view(page)["assists"] == (1 if ticked else 0)
 
 
+def test_an_analysis_whose_hint_is_too_complex_shows_the_count_and_says_so(page: Page) -> None:
+    """A chain of 1,481 linked numbers that only a case analysis decides: counted exactly,
+    its hint too complex to explain; the page shows the count, the cells proven, and says
+    that the explanation is beyond the server's work for one answer."""
+    page.click("#tab-analysis")
+    page.wait_for_selector("#analysis-result[data-state=ok]")
+    page.check("#trust-flags")
+    page.wait_for_selector("#analysis-result[data-state=ok]")
+    text = (Path(__file__).resolve().parents[1] / "data" / "case-snake-81.txt").read_text()
+    page.fill("#paste", text)
+    page.click("#load-paste")
+    page.wait_for_function(
+        "document.querySelector('#analysis-result').innerText.startsWith('Arrangements: 1.')"
+    )
+    assert page.get_attribute("#analysis-result", "data-state") == "ok"
+    words = page_strings("en")["error_too_complex"]
+    assert page.inner_text("#analysis-result").endswith(words)
+    assert page.locator("#editor .hint-mine").count() > 700
+
+
 def test_the_analysis_board_loads_edits_and_explains(page: Page, tmp_path: Path) -> None:
     page.click("#tab-analysis")
     # The tab opens on an empty 8x8 board, analysed: that answer shown, a pasted position's

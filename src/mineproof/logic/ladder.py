@@ -25,7 +25,9 @@ from mineproof.analysis.constraints import (
     propagate,
 )
 from mineproof.analysis.core import forced_by
+from mineproof.analysis.counting import CountTooLarge
 from mineproof.board import Board, iter_bits
+from mineproof.errors import TooComplexError
 from mineproof.logic import levels
 from mineproof.logic.cases import case_proof
 from mineproof.logic.deduction import Deduction
@@ -135,6 +137,33 @@ def best_deduction(
     return Ladder(known_view(position, trust_flags)).best(near, Work(work))
 
 
+COMBINATION_CLUES = 400
+"""The most linked numbers among which a hint looks for a combination (level 3), or for the
+fewest premises at levels 3 and 4: the linear relaxation's work grows faster than the square
+of their count (0.4 s for 250, 6 s for 1,000, then a search per box), and the premises are
+searched ring after ring. Past it the hint is refused (:class:`CombinationTooLarge`) rather
+than searched for minutes."""
+
+
+class CombinationTooLarge(CountTooLarge):
+    """Raised when the cell a hint would explain at level 3 or 4 lies in a group of more than
+    :data:`COMBINATION_CLUES` linked numbers: too complex, as a count past its budget is (so
+    that every handler of one handles the other)."""
+
+    def __init__(self, clues: int) -> None:
+        self.clues = clues
+        self.cells = 0
+        self.limit = COMBINATION_CLUES
+        self.groups = 1
+        size = f"a group of {clues:,} numbers"
+        TooComplexError.__init__(
+            self,
+            f"too complex to explain: a proof is looked for among {COMBINATION_CLUES:,} linked "
+            f"numbers at most, and the cells to prove lie in {size}",
+            size=size,
+        )
+
+
 class Ladder:
     """The deductions of one position, whose flags are all taken as mines."""
 
@@ -195,6 +224,9 @@ class Ladder:
         safe, mine = forced_by(self.clues, self.unknown)
         self._alone = safe | mine
         if safe | mine & keep:
+            for comp in components_of(self.clues):
+                if comp.mask & (safe | mine) and len(comp.clues) > COMBINATION_CLUES:
+                    raise CombinationTooLarge(len(comp.clues))
             s, m = levels.linear(self.clues, self.unknown)
             if s | m & keep:
                 return 3, s, m & keep
@@ -216,7 +248,7 @@ class Ladder:
         def proves(clues: list[Clue]) -> bool:
             return self._proves(level, clues, target, is_mine, work)
 
-        start = _ball(comp.clues, bit, proves)
+        start = _ball(comp.clues, bit, proves, work)
         kept, minimal, fewest = fewest_premises(
             self.board, target, start, comp.clues, proves, 3, True, work
         )
@@ -649,11 +681,16 @@ def _union(clues: list[Clue]) -> int:
     return out
 
 
-def _ball(clues: list[Clue], bit: int, proves: Callable[[list[Clue]], bool]) -> list[Clue]:
+def _ball(
+    clues: list[Clue], bit: int, proves: Callable[[list[Clue]], bool], work: Work
+) -> list[Clue]:
     """Return the smallest ball of clues around a cell (the clues that see it, then those that
-    share a cell with them, and so on) that proves it; the whole list at the latest."""
+    share a cell with them, and so on) that proves it; the whole list at the latest, or once
+    ``work`` is spent (a long chain would be tried ring after ring)."""
     inside = [c for c in clues if c.mask & bit]
     while True:
+        if work.spent:
+            return list(clues)
         if len(inside) == len(clues) or proves(inside):
             return inside if len(inside) < len(clues) else list(clues)
         reach = _union(inside)

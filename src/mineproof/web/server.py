@@ -27,7 +27,8 @@ Routes (cells are ``[x, y]``, x the column and y the row from the top-left):
   its bytes in base64 (at most :data:`MAX_UPLOAD` bytes), ``name`` its file name (the
   extension says the format); ``POST /api/review.gif`` ``{"name", "data"}``: its animation;
 - ``POST /api/analyze`` ``{"text", "mines"?, "trust_flags"?, "lang"?}``: the analysis of a
-  pasted or edited position (sides up to 100, as the page's editor), with its next hint;
+  pasted or edited position (sides up to 100, as the page's editor), with its next hint
+  (``null`` when too complex to explain);
 - ``GET /api/stats``.
 
 Errors are JSON ``{"error": message, "kind": name}`` (the kind of error, for a client to say in its

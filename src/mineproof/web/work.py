@@ -23,7 +23,7 @@ from mineproof.analysis import analyze, sample_with_a_mine_among
 from mineproof.batch import pre_revealed
 from mineproof.board import Board, Layout
 from mineproof.english import counted
-from mineproof.errors import ArgumentError, InconsistentPositionError
+from mineproof.errors import ArgumentError, InconsistentPositionError, TooComplexError
 from mineproof.explain import LANGUAGES, level_label
 from mineproof.explain import hint as explain_hint
 from mineproof.formats import load_position
@@ -301,7 +301,8 @@ def analyze_text(
     text: str, mines: int | None, trust_flags: bool, lang: str, max_side: int
 ) -> dict[str, Any]:
     """Return the analysis of a pasted position (JSMinesweeper text or an ms-toollib grid) with
-    its next hint: ``position`` (size, mines, cells, canonical text), ``analysis``, ``hint``.
+    its next hint: ``position`` (size, mines, cells, canonical text), ``analysis``, ``hint``
+    (``None`` when the hint is too complex to explain, though the analysis counted).
 
     Raises ``FormatError`` for text that is no position, ``ArgumentError`` for a board wider or
     taller than ``max_side`` (the page shows no more) or a mine total larger than the covered
@@ -326,11 +327,11 @@ def analyze_text(
         analysis = analyze(position, trust_flags=trust_flags)
     except InconsistentPositionError as exc:
         raise ImpossiblePosition(exc, shown) from None
-    return {
-        "position": shown,
-        "analysis": analysis.to_json(),
-        "hint": hint_json(position, lang, trust_flags, open=False),
-    }
+    try:
+        found: dict[str, Any] | None = hint_json(position, lang, trust_flags, open=False)
+    except TooComplexError:
+        found = None
+    return {"position": shown, "analysis": analysis.to_json(), "hint": found}
 
 
 class ImpossiblePosition(InconsistentPositionError):

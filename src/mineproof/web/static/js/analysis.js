@@ -163,7 +163,7 @@ export const analysisView = {
       if (a) {
         add(a.safe, "hint-safe");
         add(a.mine, "hint-mine");
-        add(s.result.hint.premises, "premise");
+        if (s.result.hint) add(s.result.hint.premises, "premise");
       }
       if (s.error && s.error.data.clues) add(s.error.data.clues, "conflict");
       board.draw((x, y) => {
@@ -174,9 +174,10 @@ export const analysisView = {
       });
       const box = q("analysis-result");
       if (a) {
-        const h = s.result.hint;
+        const h = s.result.hint; // null: counted, but too complex to explain
         const label = t("arrangements", { n: a.arrangements, safe: a.safe.length, mine: a.mine.length });
-        showMessage(box, { label, text: (h.label ? h.label + " " : "") + h.text });
+        const words = h ? (h.label ? h.label + " " : "") + h.text : t("error_too_complex");
+        showMessage(box, { label, text: words });
         box.dataset.state = "ok";
       } else if (s.error) {
         // The mine total is the request's `mines`.
