@@ -27,6 +27,7 @@ from mineproof.errors import ArgumentError
 from mineproof.formats import parse_mbf
 from mineproof.game import Game
 from mineproof.generate import (
+    LAYOUT_PASSES,
     STEP_OVERHEAD,
     WORK_PER_BUDGET,
     GenerationError,
@@ -317,7 +318,8 @@ def test_the_work_budget_stops_a_hopeless_search() -> None:
     )
     assert tried is not None, message
     assert message.startswith("no guess-free 100x100 board with 6,000 mines found")
-    done = sum(int(n.replace(",", "")) for n in tried.groups()) * (board.size + STEP_OVERHEAD)
+    layouts, changes, steps = (int(n.replace(",", "")) for n in tried.groups())
+    done = (LAYOUT_PASSES * layouts + changes + steps) * (board.size + STEP_OVERHEAD)
     assert WORK_PER_BUDGET // 2 < done <= WORK_PER_BUDGET
     # The counts are data too, the same as the words, and survive the trip from a worker.
     error = pickle.loads(pickle.dumps(caught.value))

@@ -73,6 +73,7 @@ __all__ = [
     "EXACT_CELLS",
     "EXACT_DENSITY",
     "EXACT_LAYOUTS",
+    "LAYOUT_PASSES",
     "WORK_PER_BUDGET",
     "Generated",
     "GenerationError",
@@ -121,16 +122,23 @@ the README's ``generate``)."""
 
 WORK_PER_BUDGET = 3_000_000
 """Units of work per unit of ``budget`` (6e8 at the default 200), shared by the whole search
-for one board: every fresh layout, change and step of a solve (the search's, the
-verification's, the grading's) costs the board's cells plus :data:`STEP_OVERHEAD`, about
-one pass over the board. A unit is 15 to 65 millionths of a CPU second on one core (measured
-from 9x9 to 255x255), so the default budget is about 10 to 40 s of CPU: 255x255 with 26,000
-mines ends in its error within it, where a layout takes minutes of changes, while 255x255
-with 13,000 mines needs 7 % of it and the windows of levels on expert a few %."""
+for one board: every change and step of a solve (the search's, the verification's, the
+grading's) costs the board's cells plus :data:`STEP_OVERHEAD`, about one pass over the board,
+and every fresh layout :data:`LAYOUT_PASSES` times that. A unit is 15 to 65 millionths of a
+CPU second on one core (measured from 9x9 to 255x255), so the default budget is about 10 to 40 s
+of CPU: 255x255 with 26,000 mines ends in its error within it, where a layout takes minutes of
+changes, while 255x255 with 13,000 mines needs 7 % of it and the windows of levels on expert a
+few %."""
 
 STEP_OVERHEAD = 256
 """The cost of a unit of work beside the board's cells (see :data:`WORK_PER_BUDGET`): a step
 on a small board costs more than its cells say."""
+
+LAYOUT_PASSES = 2
+"""Units of work a fresh layout costs (a change or a step costs one): drawing its mines, a
+random sample of them and their mask, is about two passes over the board where they are many
+(7 ms a layout on 255x255 with 20,000 mines, where the ``exact`` sampler, charged one unit a
+layout, took 105 s to spend the default budget)."""
 
 CHAIN_MOVES = 8
 """Moves per mine of the ``chain`` sampler: proposed swaps of a mine with a mine-free cell,
@@ -223,9 +231,9 @@ class _Watch:
         self.layouts = self.changes = self.steps = self.work = 0
 
     def layout(self) -> None:
-        """Count a fresh layout; raises :class:`GenerationError` when the time or the work is
-        up."""
-        self._spend()
+        """Count a fresh layout (:data:`LAYOUT_PASSES` units); raises :class:`GenerationError`
+        when the time or the work is up."""
+        self._spend(LAYOUT_PASSES)
         self.layouts += 1
         self._tell()
 
@@ -249,12 +257,13 @@ class _Watch:
                 return False
         return True
 
-    def _spend(self) -> None:
-        # Each layout, change and step costs about one pass over the board's cells; the one
-        # that would pass the limit is not made.
-        if self.limit is not None and self.work + self.cells > self.limit:
+    def _spend(self, passes: int = 1) -> None:
+        # Each change and step costs about one pass over the board's cells, a layout
+        # LAYOUT_PASSES; the one that would pass the limit is not made.
+        cost = passes * self.cells
+        if self.limit is not None and self.work + cost > self.limit:
             raise self.error(self.failure(spent=self.spent()))
-        self.work += self.cells
+        self.work += cost
 
     def spent(self) -> str:
         """Return what was tried, for the error once the work budget is spent."""
