@@ -254,7 +254,10 @@ class Ladder:
         )
         premises = tuple(c.cell for c in kept)
         if level == 3:
-            proof = _simplest(kept, target, is_mine, targets)
+            # Every cell the clues alone force may stand in the combination's equation, not
+            # only the targets: a hint that asks for a safe cell has no mines among its targets,
+            # yet a proof of the safe cell may need a forced mine.
+            proof = _simplest(kept, target, is_mine, targets | (self._alone or 0))
             if proof is not None:
                 return Deduction(
                     self.view,
