@@ -1019,6 +1019,13 @@ def test_workers_die_with_their_parent(tmp_path: Path) -> None:
         proc.kill()
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    """In the child before it starts: Ctrl+C at its default, as a terminal's command has it. A
+    test run started in the background by a shell without job control (``make test &`` in a
+    script) hands its children SIGINT ignored, and they would not stop."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
 def test_ctrl_c_leaves_the_boards_whole_and_the_manifest_exact(tmp_path: Path) -> None:
     folder = tmp_path / "boards"
@@ -1028,6 +1035,7 @@ def test_ctrl_c_leaves_the_boards_whole_and_the_manifest_exact(tmp_path: Path) -
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,  # its own process group, as a terminal's Ctrl+C reaches
+        preexec_fn=_ctrl_c_as_in_a_terminal,
     )
     manifest = folder / "manifest.jsonl"
     try:
@@ -1056,6 +1064,7 @@ def test_boards_are_printed_as_they_are_made_and_ctrl_c_keeps_them_whole() -> No
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=_ctrl_c_as_in_a_terminal,
     )
     try:
         assert proc.stdout is not None
