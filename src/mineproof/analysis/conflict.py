@@ -109,11 +109,11 @@ def _trusted_flags(position: Position, cells: list[int], uses_total: bool) -> st
         flags &= near
     if not flags:
         return ""
-    cells = iter_bits(flags)
-    names = ", ".join(board.name(i) for i in cells[:NAMED])
-    if len(cells) > NAMED:
-        names += f" and {len(cells) - NAMED:,} more"
-    return f" and {counted(len(cells), 'trusted flag')} ({names})"
+    flagged = iter_bits(flags)
+    names = ", ".join(board.name(i) for i in flagged[:NAMED])
+    if len(flagged) > NAMED:
+        names += f" and {len(flagged) - NAMED:,} more"
+    return f" and {counted(len(flagged), 'trusted flag')} ({names})"
 
 
 def _error(

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from mineproof.board import iter_bits
+from mineproof.bitboard import iter_bits, mask_of
 from mineproof.position import Position
 
 __all__ = [
@@ -287,12 +287,8 @@ def _propagate_by_cells(clues: list[Clue]) -> tuple[int, int, list[Clue]]:
                 if not queued[j]:
                     queued[j] = True
                     waiting.append(j)
-    safe = mine = 0
-    for cell, is_mine in mine_at.items():
-        if is_mine:
-            mine |= 1 << cell
-        else:
-            safe |= 1 << cell
+    mine = mask_of([cell for cell, is_mine in mine_at.items() if is_mine])
+    safe = mask_of([cell for cell, is_mine in mine_at.items() if not is_mine])
     known = safe | mine
     rest: dict[int, Clue] = {}
     for i, clue in enumerate(clues):
