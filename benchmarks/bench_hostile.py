@@ -1,4 +1,4 @@
-"""Hostile positions: the CPU time and peak memory of `analyze` and `hint` on each.
+"""Hostile positions: the CPU time and peak memory of `analyze`, `hint` and the levels on each.
 
 Each position is analysed, then hinted, in a process of its own (so its peak memory is its own)
 with a limit of 4 GiB of memory and 300 s of CPU. The positions are made here from seeds:
@@ -12,7 +12,12 @@ with a limit of 4 GiB of memory and 300 s of CPU. The positions are made here fr
 - snakes: a 255x255 board of flagged rows and one snake of 16,256 covered cells, each proven by
   the one before, from the far end (flags trusted); broken, its first number says one mine too
   many: a conflict of every number; decided by a case analysis at its end, 1,481 linked numbers
-  on 81x81.
+  on 81x81;
+- pair strips: 85 strips of 85 links on 255x255, each link's covered cell proven safe by a pair
+  of numbers once the cell before it is (flags trusted).
+
+`levels` is what `review` works out for each click: the techniques of each level applied until
+they prove nothing new (`mineproof.logic.closures`), within one analysis's counting budget.
 
 Usage: python benchmarks/bench_hostile.py [--only NAME ...]
 """
@@ -39,6 +44,7 @@ hostile = load("tests/analysis/hostile.py")
 lattice: Callable[[int, int], Position] = hostile.lattice
 snake: Callable[..., tuple[Position, Layout]] = hostile.snake
 case_snake: Callable[[int], tuple[Position, Layout]] = hostile.case_snake
+pair_strips: Callable[[int, int], tuple[Position, Layout]] = hostile.pair_strips
 
 
 def pairs(side: int, count: int, seed: int = 1) -> Position:
@@ -91,9 +97,16 @@ POSITIONS: dict[str, Callable[[], Position]] = {
     "snake 255x255, broken": lambda: snake(255, broken=True)[0],
     "case snake 41x41": lambda: case_snake(41)[0],
     "case snake 81x81": lambda: case_snake(81)[0],
+    "pair strips 255x255": lambda: pair_strips(255, 255)[0],
 }
 
-TRUSTED = {"snake 255x255", "snake 255x255, broken", "case snake 41x41", "case snake 81x81"}
+TRUSTED = {
+    "snake 255x255",
+    "snake 255x255, broken",
+    "case snake 41x41",
+    "case snake 81x81",
+    "pair strips 255x255",
+}
 """The positions whose flags are taken as mines."""
 
 
@@ -101,8 +114,10 @@ def _child(name: str, what: str) -> None:
     """Run one measurement (in the child process) and print it as JSON."""
     resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
     resource.setrlimit(resource.RLIMIT_CPU, (300, 300))
-    from mineproof.analysis import analyze
+    from mineproof.analysis import ANALYSIS_WORK, analyze, counting_budget
+    from mineproof.analysis.constraints import constraints_of
     from mineproof.explain import hint
+    from mineproof.logic import closures
 
     position = POSITIONS[name]()
     trust = name in TRUSTED
@@ -111,6 +126,14 @@ def _child(name: str, what: str) -> None:
         if what == "analyze":
             analyze(position, trust).to_json()
             outcome = "exact"
+        elif what == "levels":
+            cons = constraints_of(position, trust)
+            with counting_budget(ANALYSIS_WORK):
+                proven = [
+                    f"{(safe | mine).bit_count()}"
+                    for _, safe, mine in closures(cons.clues, cons.unknown, cons.mines)
+                ]
+            outcome = f"cells proven at levels 1-5: {', '.join(proven)}"
         else:
             outcome = f"level {hint(position, trust_flags=trust, open=True).level}"
     except MemoryError:
@@ -135,7 +158,7 @@ def main() -> int:
     for name in POSITIONS:
         if args.only and name not in args.only:
             continue
-        for what in ("analyze", "hint"):
+        for what in ("analyze", "hint", "levels"):
             done = subprocess.run(
                 [sys.executable, __file__, "--child", name, what],
                 capture_output=True,

@@ -7,7 +7,7 @@ import random
 from mineproof.board import Board, Layout
 from mineproof.position import COVERED, FLAG, Position
 
-__all__ = ["case_snake", "lattice", "scattered", "snake"]
+__all__ = ["case_snake", "lattice", "pair_strips", "scattered", "snake"]
 
 
 def lattice(width: int, height: int, seed: int = 1) -> Position:
@@ -123,13 +123,45 @@ def case_snake(side: int) -> tuple[Position, Layout]:
     for x, y in [*path, extra]:
         grid[y][x] = "H"
     mines = {p for i, p in enumerate(reversed(path)) if i % 2 == 1} | {extra}
-    mines |= {(x, y) for y in range(side) for x in range(side) if grid[y][x] == "F"}
-    board = Board(side, side)
-    layout = Layout.from_cells(board, sorted(mines))
+    return _from_grid(grid, mines)
+
+
+def _from_grid(grid: list[list[str]], hidden: set[tuple[int, int]]) -> tuple[Position, Layout]:
+    """Return the position drawn in ``grid`` (rows of ``F`` flags, ``H`` covered cells and
+    ``N`` numbers) and its layout: a mine under each flag and at each cell of ``hidden``."""
+    height, width = len(grid), len(grid[0])
+    board = Board(width, height)
+    flags = {(x, y) for y in range(height) for x in range(width) if grid[y][x] == "F"}
+    layout = Layout.from_cells(board, sorted(flags | hidden))
     numbers = layout.numbers()
     cells = tuple(
         FLAG if grid[y][x] == "F" else COVERED if grid[y][x] == "H" else numbers[board.index(x, y)]
-        for y in range(side)
-        for x in range(side)
+        for y in range(height)
+        for x in range(width)
     )
     return Position(board, cells, layout.mine_count), layout
+
+
+def pair_strips(width: int, height: int, seed: int = 1) -> tuple[Position, Layout]:
+    """Return a position of strips three rows high, each a chain of links that only pairs of
+    numbers decide, one link after the other, and the layout it was made from.
+
+    In a strip, the top row holds pairs of covered cells (one mine in each, drawn from
+    ``seed``) between flags, the middle row repeats "number, number, covered cell", and the
+    bottom row is flags. Link ``k`` is the pair ``x, y`` above its two numbers: the first sees
+    ``x``, ``y`` and the covered cell ``c`` of the link before, the second ``x``, ``y`` and its
+    own ``c``. Neither number decides anything alone, nor the two together until the ``c``
+    before is known safe (flags trusted): each strip is proven safe cell by cell from its left
+    end, the first number of which sees only ``x`` and ``y``. ``width`` is a multiple of 3;
+    rows below the last whole strip are flags.
+    """
+    assert width % 3 == 0, "a strip is made of whole links"
+    rng = random.Random(seed)
+    grid = [["F"] * width for _ in range(height)]
+    mines: set[tuple[int, int]] = set()
+    for y in range(0, height - 2, 3):
+        for x in range(width):
+            grid[y][x] = "F" if x % 3 == 2 else "H"
+            grid[y + 1][x] = "H" if x % 3 == 2 else "N"
+        mines |= {(x + rng.randrange(2), y) for x in range(0, width, 3)}
+    return _from_grid(grid, mines)

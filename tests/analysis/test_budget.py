@@ -13,12 +13,14 @@ import pytest
 import mineproof.analysis.core as core
 import mineproof.analysis.counting as counting
 from mineproof.analysis import analyze, clear_cache
+from mineproof.analysis.constraints import constraints_of
 from mineproof.analysis.counting import ComponentCount, CountTooLarge
 from mineproof.errors import TooComplexError
 from mineproof.explain import hint
-from mineproof.logic import HINT_WORK, best_deduction
+from mineproof.logic import HINT_WORK, best_deduction, closures
+from mineproof.position import COVERED
 
-from .hostile import case_snake, lattice, scattered
+from .hostile import case_snake, lattice, pair_strips, scattered
 
 
 def test_past_the_budget_a_clear_error_names_the_size() -> None:
@@ -211,3 +213,19 @@ def test_a_case_analysis_at_the_end_of_a_chain_is_found_and_true_within_any_budg
         assert d is not None and d.level == 4
         assert d.safe & layout.mines == 0 and d.mine & ~layout.mines == 0 and d.safe | d.mine
         assert d.minimal or work < HINT_WORK
+
+
+def test_strips_of_links_that_pairs_decide_are_proven_at_level_two_link_by_link() -> None:
+    # 85 strips of 85 links: each covered cell of a middle row needs the pair of numbers of
+    # its link and the cell before it; rounds over every pair took 21 s here, one link per round.
+    position, layout = pair_strips(255, 255)
+    middle = 0
+    for i, code in enumerate(position.cells):
+        if code == COVERED and (i // 255) % 3 == 1:
+            middle |= 1 << i
+    assert middle.bit_count() == 85 * 85 and not middle & layout.mines
+    cons = constraints_of(position, trust_flags=True)
+    found = {level: (s, m) for level, s, m in closures(cons.clues, cons.unknown, cons.mines)}
+    assert found[1] == (0, 0)
+    assert found[2] == (middle, 0)
+    assert found[5] == (middle, 0)  # the pairs above them stay undecided

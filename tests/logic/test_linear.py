@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mineproof.analysis import CountTooLarge, counting_budget
 from mineproof.analysis.constraints import Clue
-from mineproof.logic.linear import MINE_TOTAL, LinearProof, Relaxation
+from mineproof.logic.linear import MINE_TOTAL, LinearProof, Relaxation, RelaxationTooLarge
 
 from .oracle import OClue, bits, components, lp_forces, mask_of, union, view_of
 from .positions import random_position
@@ -66,3 +68,24 @@ def test_relaxation_forces_what_linprog_forces(seed: int, with_total: bool) -> N
                 check_linear_proof(premises, simplest, 0, 0)
                 assert (simplest.mine if mine >> c & 1 else simplest.safe) >> c & 1
                 assert (simplest.safe | simplest.mine) & ~(safe | mine) == 0
+
+
+def test_a_relaxation_spends_the_counting_budget_and_stops_past_it() -> None:
+    # A ring of 120 cells, one mine in each two neighbours, and a 1 over cells 0-2 besides.
+    # Every pivot of the simplex is charged to the counting budget in force.
+    n = 120
+    clues = [Clue(k, 1 << k | 1 << (k + 1) % n, 1) for k in range(n)] + [Clue(n, 0b111, 1)]
+    cells = (1 << n) - 1
+    with counting_budget(10**12) as budget:
+        forced = Relaxation(clues).forced(cells)
+    # The 1 over three cells holds one mine where the ring's two ways put one or two: the
+    # middle cell is a mine, and the ring alternates from it.
+    assert forced == (sum(1 << k for k in range(0, n, 2)), sum(1 << k for k in range(1, n, 2)))
+    assert budget.spent > 0
+    with counting_budget(budget.spent // 2), pytest.raises(RelaxationTooLarge) as caught:
+        Relaxation(clues).forced(cells)
+    assert isinstance(caught.value, CountTooLarge)
+    assert str(caught.value) == (
+        "too complex to combine exactly: the linear relaxation of a group of 121 numbers over "
+        f"120 covered cells needs more than {budget.spent // 2:,} steps of work"
+    )

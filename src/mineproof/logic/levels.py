@@ -19,7 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from mineproof.analysis.constraints import Clue, components_of, new_clue, propagate
+from mineproof.analysis.constraints import (
+    Clue,
+    Contradiction,
+    components_of,
+    new_clue,
+    propagate,
+)
 from mineproof.analysis.core import forced_by
 from mineproof.board import iter_bits
 from mineproof.logic.linear import Relaxation
@@ -35,6 +41,7 @@ __all__ = [
     "one_clue_closure",
     "overlapping_pairs",
     "pair_bounds",
+    "two_clue_closure",
     "two_clues",
 ]
 
@@ -181,6 +188,87 @@ def two_clues(clues: list[Clue]) -> tuple[int, int]:
     return safe, mine
 
 
+def two_clue_closure(clues: list[Clue], unknown: int, left: int) -> tuple[int, int]:
+    """Return ``(safe, mine)``: what levels 1 and 2 (single clues, pairs of clues, the mine
+    total alone) force when applied again and again, each proven cell taken as known.
+
+    The same cells as rounds of :func:`forced_up_to` at level 2 over the clues reduced by what
+    the rounds before proved (each rule can only prove more once cells are known, so the order
+    of the deductions does not change where they end). Instead of looking at every pair in each
+    round, which is quadratic on a chain that proves one cell per round, only the clues a cell
+    just proven changed are looked at again, alone and with the clues that share a cell with
+    them. ``clues`` are reduced to the ``unknown`` cells, which hold ``left`` mines. Raises
+    :class:`~mineproof.analysis.constraints.Contradiction` when the deductions cannot all hold.
+
+    >>> # A 1 over cells 0-1 and a 1 over cells 0-2 prove cell 2 safe; then a 1 over cells 2-3
+    >>> # proves cell 3 a mine.
+    >>> [bin(s) for s in two_clue_closure([Clue(9, 3, 1), Clue(8, 7, 1), Clue(7, 12, 1)], 15, 2)]
+    ['0b100', '0b1000']
+    """
+    current = dict(enumerate(clues))
+    beside: dict[int, list[int]] = {}
+    for i, clue in current.items():
+        for cell in iter_bits(clue.mask):
+            beside.setdefault(cell, []).append(i)
+    safe = mine = 0
+    waiting = list(range(len(clues) - 1, -1, -1))
+    queued = set(waiting)
+
+    def learn(s: int, m: int, why: tuple[int, ...]) -> None:
+        nonlocal safe, mine
+        if s & m or s & mine or m & safe:
+            raise Contradiction(why)
+        safe |= s
+        mine |= m
+        for cell in iter_bits(s | m):
+            bit = 1 << cell
+            for j in beside.get(cell, ()):
+                clue = current.get(j)
+                if clue is None or not clue.mask & bit:
+                    continue
+                number, mask, count = clue
+                mask &= ~bit
+                count -= bool(m & bit)
+                if count < 0 or count > mask.bit_count():
+                    raise Contradiction((number,))
+                if mask:
+                    current[j] = new_clue(Clue, (number, mask, count))
+                else:
+                    del current[j]
+                if j not in queued:
+                    queued.add(j)
+                    waiting.append(j)
+
+    while True:
+        while waiting:
+            i = waiting.pop()
+            queued.discard(i)
+            a = current.get(i)
+            if a is None:
+                continue
+            s, m = one_clue([a])
+            # A pair with a clue still waiting is looked at when that clue's turn comes.
+            seen = {i}
+            for cell in iter_bits(a.mask):
+                for j in beside[cell]:
+                    if j in seen or j in queued:
+                        continue
+                    seen.add(j)
+                    b = current.get(j)
+                    if b is not None and a.mask & b.mask:
+                        s2, m2 = pair_bounds(a, b)
+                        s |= s2
+                        m |= m2
+            s &= ~safe
+            m &= ~mine
+            if s | m:
+                learn(s, m, (a.cell,))
+        s, m = mine_count(unknown & ~(safe | mine), left - mine.bit_count())
+        if not s | m:
+            return safe, mine
+        learn(s, m, ())
+
+
 def linear(clues: list[Clue], unknown: int) -> tuple[int, int]:
     """Return ``(safe, mine)``: every cell the linear relaxation of the clues forces.
 
@@ -209,8 +297,13 @@ def closures(clues: list[Clue], unknown: int, left: int) -> Iterator[tuple[int, 
     from what the level below proved (what a lower level proves, a higher one proves too), so
     the sets only grow. Level 5 is the exact analysis: the cells safe, or a mine, in every
     arrangement. ``clues`` are reduced to the ``unknown`` cells, which hold ``left`` mines.
+    Levels 1 and 2 look again only at the numbers a proven cell changed (see
+    :func:`~mineproof.analysis.constraints.propagate` and :func:`two_clue_closure`), so a
+    chain that proves one cell per round costs in proportion to its length; the rounds of
+    levels 3 to 5 count, and the relaxation of level 3 is charged to the counting budget too.
     Raises :class:`~mineproof.analysis.constraints.Contradiction` for clues that cannot all
-    hold, and :class:`~mineproof.analysis.CountTooLarge` when a count passes its budget.
+    hold, and :class:`~mineproof.analysis.CountTooLarge` when a count or a relaxation passes
+    its budget.
 
     >>> from mineproof.analysis.constraints import Clue
     >>> # A 1 over cells 0-1 and a 1 over cells 0-2: two clues prove cell 2 safe.
@@ -225,6 +318,9 @@ def closures(clues: list[Clue], unknown: int, left: int) -> Iterator[tuple[int, 
                 s2, m2 = mine_count(unknown & ~(s | m), left - m.bit_count())
                 s |= s2
                 m |= m2
+            elif level == 2:
+                s, m = two_clue_closure(clues, unknown, left)
+                rest = clues
             else:
                 s, m = forced_up_to(level, clues, unknown, left)
                 rest = clues
