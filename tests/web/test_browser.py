@@ -559,7 +559,8 @@ def test_an_analysis_whose_hint_is_too_complex_shows_the_count_and_says_so(page:
         "document.querySelector('#analysis-result').innerText.startsWith('Arrangements: 1.')"
     )
     assert page.get_attribute("#analysis-result", "data-state") == "ok"
-    words = page_strings("en")["error_too_complex"]
+    words = page_strings("en")["hint_too_complex"]
+    assert words.startswith("The counts are exact, but explaining")
     assert page.inner_text("#analysis-result").endswith(words)
     assert page.locator("#editor .hint-mine").count() > 700
 

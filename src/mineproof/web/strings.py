@@ -113,6 +113,11 @@ def page_strings(lang: str) -> dict[str, str]:
         "error_too_complex": t.pgettext(
             "page", "This position needs more work than the server allows for one answer."
         ),
+        "hint_too_complex": t.pgettext(
+            "page",
+            "The counts are exact, but explaining a deduction here needs more work than the "
+            "server allows for one answer.",
+        ),
         "error_inconsistent": t.pgettext(
             "page",
             "No arrangement of mines fits these numbers: the outlined numbers contradict each "
