@@ -871,10 +871,9 @@ def test_an_expert_game_on_a_phone_shows_every_hint_on_the_screen(
             assert cells
             assert phone.evaluate(IN_VIEW, cells) == [], f"hint {n + 1}, stage {stage}"
             # Its words too, under the board.
-            assert phone.evaluate(
-                "(() => { const r = document.querySelector('#message').getBoundingClientRect();"
-                " return r.top >= 0 && r.bottom <= innerHeight; })()"
-            ), f"hint {n + 1}, stage {stage}: the words are off the screen"
+            assert phone.evaluate(WORDS_ON_SCREEN), (
+                f"hint {n + 1}, stage {stage}: the words are off the screen"
+            )
             shown += 1
             if n == 2 and stage == 1:
                 _shot(phone, "phone-hint-where", tmp_path, full_page=False)
@@ -889,6 +888,53 @@ def test_an_expert_game_on_a_phone_shows_every_hint_on_the_screen(
         _wait_move(phone, before)
     assert shown >= 30
     assert phone.get_attribute("#board", "data-game-state") == "playing"
+
+
+WORDS_ON_SCREEN = """(() => {
+  const r = document.querySelector('#message').getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= innerHeight;
+})()"""
+
+
+def _long_hint_seed() -> str:
+    """Return a seed whose random expert board, opened at P9, has a first hint whose steps
+    run to more than 500 characters: words taller than the room a phone leaves under the
+    board's window at its full height."""
+    for k in range(300):
+        seed = f"long-{k}"
+        game = Game(Layout(Board(30, 16), first_layout(30, 16, 99, False, seed, 15, 8)[0]))
+        game.reveal(15, 8)
+        if not game.is_over:
+            steps = hint(game.position(), "en")["steps"]
+            if sum(len(s["text"]) for s in steps) > 500:
+                return seed
+    pytest.fail("no seed gives an expert board whose first hint is long")
+
+
+def test_a_long_hint_on_a_phone_fits_under_a_shorter_board(phone: Page, seeds: Seeds) -> None:
+    """Words too tall for the room under the board's window: the window is made shorter for
+    them, and the hint's cells and its words are both on the screen at every stage."""
+    seeds.queued.append(_long_hint_seed())
+    _new_game(phone, "expert", guess_free=False)
+    phone.tap(_cell(phone, "board", 15, 8))
+    _wait_move(phone, 0)
+    full = phone.evaluate("document.querySelector('.board-wrap').clientHeight")
+    for stage in (1, 2, 3):
+        phone.tap("#hint")
+        phone.wait_for_function(f"document.querySelector('#message').dataset.stage === '{stage}'")
+        assert phone.evaluate(IN_VIEW, _marked_cells(phone)) == [], f"stage {stage}"
+        assert phone.evaluate(WORDS_ON_SCREEN), f"stage {stage}: the words are off the screen"
+    shorter = phone.evaluate("document.querySelector('.board-wrap').clientHeight")
+    assert shorter < full
+    # Once the hint's move is made, the window has its height again.
+    before = _moves(phone)
+    safe = phone.locator("#board .hint-safe")
+    if safe.count():
+        safe.first.tap()
+    else:
+        phone.locator("#board .hint-mine").first.click(button="right")
+    _wait_move(phone, before)
+    assert phone.evaluate("document.querySelector('.board-wrap').clientHeight") == full
 
 
 def _gesture(page: Page, tracks: list[list[tuple[float, float]]]) -> None:

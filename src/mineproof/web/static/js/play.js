@@ -509,13 +509,29 @@ export const playView = {
       return marks;
     }
 
+    // Make the board's window shorter when the hint's words under it would not fit on the
+    // screen with it (a phone, a long explanation), down to a third of the screen: the hint's
+    // cells are then zoomed into it (board.reveal). The window has its height again once the
+    // hint goes.
+    function roomForWords() {
+      const wrap = board.wrap;
+      wrap.style.maxHeight = "";
+      const frame = wrap.getBoundingClientRect();
+      const above = frame.top - board.bar.getBoundingClientRect().top;  // the zoom buttons
+      const below = q("message").getBoundingClientRect().bottom - frame.bottom;  // to the words' end
+      const room = window.innerHeight - above - below - 4;
+      if (frame.height > room) wrap.style.maxHeight = `${Math.max(room, window.innerHeight / 3)}px`;
+    }
+
     function renderBoard() {
       const view = s.game;
       board.resize(view.width, view.height);
       const marks = s.hint ? hintMarks(s.hint, s.hintStage) : postmortemMarks(view);
       const mines = new Set((view.mine_cells || []).map(([x, y]) => y * view.width + x));
       board.draw((x, y) => cellLook(view, marks, mines, x, y));
+      if (!s.hint) board.wrap.style.maxHeight = "";
       if (s.reveal && s.hint) {
+        roomForWords();
         board.reveal(hintCells(s.hint, s.hintStage));
         // The hint's words under the board on the screen too, the board's top kept on it.
         const words = q("message").getBoundingClientRect();
