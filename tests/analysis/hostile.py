@@ -61,28 +61,31 @@ def snake(side: int, broken: bool = False) -> tuple[Position, Layout]:
     against the order of the clues. With ``broken``, the first number of the snake says two
     mines where there is one: a conflict that only the whole snake shows.
     """
-    board = Board(side, side)
-    chain_rows = range(1, side - 1, 2)
-    kind = {
-        i: "flag" if (i // side) % 2 == 0 else "covered" if (i % side) % 2 == 0 else "number"
-        for i in range(board.size)
-    }
-    path: list[int] = []
-    for k, y in enumerate(chain_rows):
-        xs = list(range(0, side, 2))
-        path += [board.index(x, y) for x in (xs if k % 2 == 0 else xs[::-1])]
-        turn = side - 1 if k % 2 == 0 else 0
-        kind[board.index(turn, y + 1)] = "number"  # the turn, or below the last cell
-    mines = [i for i in range(board.size) if kind[i] == "flag"] + path[::2]
-    layout = Layout.from_cells(board, [board.xy(i) for i in mines])
-    numbers = list(layout.numbers())
+    grid = [["F"] * side for _ in range(side)]
+    path = _snake_rows(grid, range(1, side - 1, 2), below_last=True)
+    position, layout = _from_grid(grid, set(path[::2]))
     if broken:
-        numbers[board.index(1, 1)] += 1
-    cells = tuple(
-        FLAG if kind[i] == "flag" else COVERED if kind[i] == "covered" else numbers[i]
-        for i in range(board.size)
-    )
-    return Position(board, cells, layout.mine_count), layout
+        cells = list(position.cells)
+        cells[position.board.index(1, 1)] += 1
+        position = Position(position.board, tuple(cells), position.mines)
+    return position, layout
+
+
+def _snake_rows(grid: list[list[str]], rows: range, below_last: bool) -> list[tuple[int, int]]:
+    """Lay a snake along ``rows`` of ``grid`` (flags elsewhere): in each row covered cells at
+    even columns with numbers between them, taken back and forth, and a number in the row
+    below each row's end, where the snake turns into the next row (below the last row too with
+    ``below_last``). Return the snake's cells in order."""
+    side = len(grid[0])
+    path: list[tuple[int, int]] = []
+    for k, y in enumerate(rows):
+        for x in range(side):
+            grid[y][x] = "H" if x % 2 == 0 else "N"
+        xs = list(range(0, side, 2))
+        path += [(x, y) for x in (xs if k % 2 == 0 else xs[::-1])]
+        if below_last or k + 1 < len(rows):
+            grid[y + 1][side - 1 if k % 2 == 0 else 0] = "N"
+    return path
 
 
 def case_snake(side: int) -> tuple[Position, Layout]:
@@ -95,17 +98,10 @@ def case_snake(side: int) -> tuple[Position, Layout]:
     snake's end decides them, and then the whole snake follows one cell at a time.
     """
     grid = [["F"] * side for _ in range(side)]
-    rows = list(range(1, side - 7, 2))
+    rows = range(1, side - 7, 2)
     if len(rows) % 2:
         rows = rows[:-1]
-    path: list[tuple[int, int]] = []
-    for k, y in enumerate(rows):
-        xs = list(range(0, side, 2))
-        for x in range(1, side, 2):
-            grid[y][x] = "N"
-        path += [(x, y) for x in (xs if k % 2 == 0 else xs[::-1])]
-        if k + 1 < len(rows):
-            grid[y + 1][side - 1 if k % 2 == 0 else 0] = "N"
+    path = _snake_rows(grid, rows, below_last=False)
     last = rows[-1]
     end = last + 4
     grid[last + 1][0] = "N"
