@@ -41,7 +41,7 @@ from typing import Any
 import pytest
 
 from mineproof.board import Board, Layout, cell_name
-from mineproof.errors import FormatError
+from mineproof.errors import FormatError, TooComplexError
 from mineproof.explain import LANGUAGES
 from mineproof.formats import format_layout_text
 from mineproof.game import Game
@@ -447,3 +447,20 @@ def test_the_svg_outlines_every_click_and_ends_where_the_game_was_decided() -> N
     assert all(_visible(g, parents, end) and not _visible(g, parents, end - 0.1) for g in lost)
     fatal = next(e for e in marks if e.get("data-cell") == "E2")
     assert all(order[fatal] > order[g] for g in lost)
+
+
+def test_a_game_whose_positions_would_not_fit_in_memory_is_refused_before_any_work() -> None:
+    # Mines on a grid every third cell of a 255x255 board, 1,600 safe cells opened one click
+    # each: their positions would hold 104 million cells (a crafted game of every safe cell
+    # grew past 8 GB and ended in a MemoryError).
+    board = Board(255, 255)
+    mines = [(x, y) for y in range(1, 255, 3) for x in range(1, 255, 3)]
+    layout = Layout.from_cells(board, mines)
+    safe = [(x, y) for y in range(255) for x in range(255) if x % 3 != 1 or y % 3 != 1]
+    game = read_game(layout, [(None, "open", x, y) for x, y in safe[:1600]], "test")
+    with pytest.raises(TooComplexError) as caught:
+        review_game(game)
+    assert str(caught.value) == (
+        "too big to review: 1,600 clicks that open cells on a 255x255 board would keep "
+        "104,040,000 cells of positions (at most 100,000,000)"
+    )

@@ -38,7 +38,7 @@ from unicodedata import east_asian_width
 from mineproof.analysis import ANALYSIS_WORK, counting_budget
 from mineproof.analysis.constraints import Clue, refresh_clues
 from mineproof.board import cell_name
-from mineproof.errors import MineproofError
+from mineproof.errors import MineproofError, TooComplexError
 from mineproof.explain import (
     DECIMAL_SEPARATORS,
     decimal_text,
@@ -67,6 +67,12 @@ __all__ = [
 ]
 
 Outcome = Literal["won", "lost", "unfinished"]
+
+REVIEW_CELLS = 100_000_000
+"""The most cells a review may hold: each click that opens cells keeps the position it was
+judged in (a cell per board cell), so clicks times the board's cells. The 60x36 replay of the
+tests needs 1.6 million; a crafted 255x255 game of 57,800 clicks would need 3.8 billion
+(some 30 GB). Past it the game is refused, before any work."""
 
 REVIEW_WORK = 400_000_000
 """The counting work a whole review may do (about a minute here, spread over every click); a
@@ -227,12 +233,21 @@ def review_game(
     :data:`REVIEW_WORK`). Clicks that the numbers around them prove at level 1 are judged
     without the exact count unless ``exact`` (see :func:`~mineproof.review.judge.judge`): the
     judgements are the same, only their ``safe_then`` is partial. Raises ``MineproofError``
-    when ``long_think`` is negative.
+    when ``long_think`` is negative, and ``TooComplexError`` when the positions of the game's
+    clicks would hold more than :data:`REVIEW_CELLS` cells.
     """
     if not long_think >= 0:
         raise MineproofError(f"the long-think threshold {long_think} s must be 0 or more")
     layout = game.layout
     board = layout.board
+    opening = sum(click.action in ("open", "chord") for click in game.clicks)
+    if opening * board.size > REVIEW_CELLS:
+        size = f"{opening:,} clicks that open cells on a {board.width}x{board.height} board"
+        raise TooComplexError(
+            f"too big to review: {size} would keep {opening * board.size:,} cells of positions "
+            f"(at most {REVIEW_CELLS:,})",
+            size=size,
+        )
     playing = Game(layout, strict_flags=game.strict_flags)
     reviewed: list[ReviewedClick] = []
     previous: float | None = None  # the time of the click before
