@@ -336,6 +336,8 @@ def closures(clues: list[Clue], unknown: int, left: int) -> Iterator[tuple[int, 
                 for c in rest
                 if c.mask & ~known
             ]
+            if level == 2:
+                break  # two_clue_closure applied its rules until they proved nothing new
         yield level, safe, mine
 
 
