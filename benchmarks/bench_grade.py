@@ -2,24 +2,25 @@
 faster.
 
 For each size, ``--boards`` boards with ``--density`` of the cells mined and the first click an
-opening at the centre (seeds 0..N-1) are graded with :func:`mineproof.logic.grade`, the CPU
-time of each grade measured (``time.process_time``). The boards are random layouts, solved
-until cleared or stuck (most of a 20 % board), or with ``--guess-free`` boards that this
-checkout's generator makes (the ``perturb`` sampler), solved to the end; this checkout makes
-them once and both sides grade the same. With ``--other``, the other checkout grades them with
-its own interpreter (by default ``OTHER/.venv/bin/python``, so that its compiled modules are the
-ones that run; each side reports where its ``mineproof`` comes from, which must be inside its
+opening at the centre (seeds 0..N-1) are graded with :func:`mineproof.logic.grade`, the CPU time of
+each grade measured (``time.process_time``). The boards are random layouts, solved until cleared or
+stuck (most of a 20 % board), or with ``--guess-free`` boards that this checkout's generator makes
+(the ``perturb`` sampler), solved to the end; this checkout makes them once and both sides grade the
+same; or with ``--tiled`` one board per size, a tiling of groups that each need level 3 (``tiling``
+of ``tests/analysis/hostile.py``), from the corner. With ``--other``, the other checkout grades them
+with its own interpreter (by default ``OTHER/.venv/bin/python``, so that its compiled modules are
+the ones that run; each side reports where its ``mineproof`` comes from, which must be inside its
 checkout), the two at the same time, each on its own CPU; the next round swaps the CPUs, as a
-machine's two cores are not always equally fast. With ``--steps`` each board's steps are also
-walked (:func:`mineproof.logic.logic_steps`, not timed) and hashed: every step's JSON and the
-covered and flagged cells of its position.
+machine's two cores are not always equally fast. With ``--steps`` each board's steps are also walked
+(:func:`mineproof.logic.logic_steps`, not timed) and hashed: every step's JSON and the covered and
+flagged cells of its position.
 
 Printed: per size, the median CPU time of a grade on each side (over boards and rounds), the
 ratio other / this (above 1, this one is faster) and the steps per board; then whether every
 grade (and step hash) is the same on both sides (exit status 1 when one differs).
 
 Usage: python benchmarks/bench_grade.py [--other ../base] [--sizes 100x100,200x200]
-       [--density 0.2] [--guess-free] [--boards 3] [--rounds 2] [--steps]
+       [--density 0.2] [--guess-free | --tiled] [--boards 3] [--rounds 2] [--steps]
        [--python ../base/.venv/bin/python]
 """
 
@@ -35,20 +36,30 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from from_tests import load
 
 import mineproof
 from mineproof.board import Board, Layout
 from mineproof.generate import generate
 from mineproof.logic import grade, logic_steps
 
+tiling: Callable[[int], Layout] = load("tests/analysis/hostile.py").tiling
 
-def _boards(sizes: list[str], density: float, boards: int, guess_free: bool) -> list[Any]:
+
+def _boards(
+    sizes: list[str], density: float, boards: int, guess_free: bool, tiled: bool
+) -> list[Any]:
     """Return the boards of each size (``WxH``) as ``[size, mines as hex, start]``."""
     out: list[Any] = []
     for size in sizes:
         width, height = (int(n) for n in size.split("x"))
+        if tiled:
+            out.append([size, format(tiling(width).mines, "x"), [0, 0]])
+            continue
         board = Board(width, height)
         start = (width // 2, height // 2)
         mines = round(density * width * height)
@@ -134,6 +145,9 @@ def main() -> int:
     parser.add_argument("--sizes", default="50x50,100x100,200x200")
     parser.add_argument("--density", type=float, default=0.2)
     parser.add_argument("--guess-free", action="store_true", help="generated guess-free boards")
+    parser.add_argument(
+        "--tiled", action="store_true", help="one tiling of groups that need level 3 per size"
+    )
     parser.add_argument("--boards", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--steps", action="store_true", help="also compare every step")
@@ -161,14 +175,17 @@ def main() -> int:
         roots.append(other)
         pythons.append(python)
     kind = "guess-free boards" if args.guess_free else "random layouts"
-    print(
-        f"{args.boards} {kind} per size, {args.density:.0%} mines, opening at the centre;"
-        f" {args.rounds} rounds"
-    )
+    if args.tiled:
+        if any(size.split("x")[0] != size.split("x")[1] for size in sizes):
+            parser.error("--tiled boards are square: give sizes as NxN")
+        kind, args.boards = "tiling of groups that each need level 3 (start 0,0)", 1
+    where = "" if args.tiled else f", {args.density:.0%} mines, opening at the centre"
+    print(f"{args.boards} {kind} per size{where}; {args.rounds} rounds")
     sides: list[list[dict[str, Any]]] = []
     with tempfile.TemporaryDirectory() as folder:
         boards = Path(folder) / "boards.json"
-        boards.write_text(json.dumps(_boards(sizes, args.density, args.boards, args.guess_free)))
+        made = _boards(sizes, args.density, args.boards, args.guess_free, args.tiled)
+        boards.write_text(json.dumps(made))
         for r in range(args.rounds):
             order = cpus if r % 2 == 0 else cpus[::-1]
             children = [

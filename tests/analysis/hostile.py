@@ -7,7 +7,7 @@ import random
 from mineproof.board import Board, Layout
 from mineproof.position import COVERED, FLAG, Position
 
-__all__ = ["case_snake", "lattice", "pair_strips", "scattered", "snake"]
+__all__ = ["case_snake", "lattice", "pair_strips", "scattered", "snake", "tiling"]
 
 
 def lattice(width: int, height: int, seed: int = 1) -> Position:
@@ -161,3 +161,22 @@ def pair_strips(width: int, height: int, seed: int = 1) -> tuple[Position, Layou
             grid[y + 1][x] = "H" if x % 3 == 2 else "N"
         mines |= {(x + rng.randrange(2), y) for x in range(0, width, 3)}
     return _from_grid(grid, mines)
+
+
+# A 6x6 group of 16 mines that a solve from the corner reaches through an opening and clears
+# with a combination of clues (level 3) twice, as (x, y) from the group's corner.
+GADGET = [(0, 0), (0, 2), (0, 5), (1, 2), (1, 4), (1, 5), (2, 0), (2, 2)]
+GADGET += [(3, 2), (3, 5), (4, 0), (4, 1), (4, 4), (5, 0), (5, 1), (5, 5)]
+
+
+def tiling(size: int) -> Layout:
+    """Return a ``size`` x ``size`` layout with the gadget every 9 cells from (3, 3), to be
+    solved from (0, 0): as many groups that need level 3 as fit (784 on 255x255).
+    ``tests/data/tiling-21.txt`` is the one of side 21."""
+    cells = [
+        (ox + x, oy + y)
+        for oy in range(3, size - 6, 9)
+        for ox in range(3, size - 6, 9)
+        for x, y in GADGET
+    ]
+    return Layout.from_cells(Board(size, size), cells)

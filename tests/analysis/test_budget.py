@@ -17,10 +17,11 @@ from mineproof.analysis.constraints import constraints_of
 from mineproof.analysis.counting import ComponentCount, CountTooLarge
 from mineproof.errors import TooComplexError
 from mineproof.explain import hint
+from mineproof.formats import format_layout_text
 from mineproof.logic import HINT_WORK, best_deduction, closures
 from mineproof.position import COVERED
 
-from .hostile import case_snake, lattice, pair_strips, scattered
+from .hostile import case_snake, lattice, pair_strips, scattered, tiling
 
 
 def test_past_the_budget_a_clear_error_names_the_size() -> None:
@@ -229,3 +230,10 @@ def test_strips_of_links_that_pairs_decide_are_proven_at_level_two_link_by_link(
     assert found[1] == (0, 0)
     assert found[2] == (middle, 0)
     assert found[5] == (middle, 0)  # the pairs above them stay undecided
+
+
+def test_the_tiling_of_the_tests_data_is_the_one_made_here() -> None:
+    # tests/logic and tests/review read the tiling of side 21 from tests/data.
+    text = (Path(__file__).parents[1] / "data" / "tiling-21.txt").read_text()
+    assert format_layout_text(tiling(21)) == text
+    assert tiling(255).mine_count == 784 * 16

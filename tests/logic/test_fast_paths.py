@@ -26,9 +26,9 @@ from mineproof.analysis.constraints import (
 )
 from mineproof.analysis.core import forced_by
 from mineproof.board import Board, Layout, iter_bits
-from mineproof.logic import Deduction, logic_steps
+from mineproof.logic import Deduction, Step, logic_steps
 from mineproof.logic.ladder import Ladder, _total_cannot_help, one_clue_best, two_clue_best
-from mineproof.logic.levels import ForcingPairs
+from mineproof.logic.levels import ForcingPairs, Group, Groups
 from mineproof.logic.premises import Work
 from mineproof.position import Position
 
@@ -123,36 +123,50 @@ def _oracle_pairs(position: Position) -> dict[tuple[int, int], tuple[int, int]]:
     return out
 
 
-@pytest.mark.parametrize(("width", "height", "mines"), [(16, 16, 50), (30, 16, 110), (40, 30, 260)])
-def test_forcing_pairs_kept_up_to_date_along_solves(width: int, height: int, mines: int) -> None:
-    """Along whole solves, the pairs brought up to date now and then from the numbers whose
-    clue changed are those the oracle finds by looking at every pair of the position."""
+def _solves(
+    width: int, height: int, mines: int
+) -> Iterator[tuple[int, Step, dict[int, Clue], int, bool]]:
+    """Yield, along the solves of four random boards (seeds 0-3, an opening at the centre),
+    ``(seed, step, the clues of its position by number, the numbers whose clue changed since
+    the step before, whether to look now)``: looked at after each step above level 1 and at a
+    random three in ten of the others, as the solve brings its trackers up to date."""
     board = Board(width, height)
     start = (width // 2, height // 2)
     rng = random.Random(width)
-    looked = 0
     for seed in range(4):
         layout = Layout.random(board, mines, random.Random(seed), start, "opening")
         clues: dict[int, Clue] = {}
-        pairs = ForcingPairs(width)
         before: Position | None = None
         for step in logic_steps(layout, start):
             position = step.position
             if before is None:
                 clues = {c.cell: c for c in constraints_of(position, trust_flags=True).clues}
-                pairs.changed(sum(1 << i for i in clues))
+                numbers = sum(1 << i for i in clues)
             else:
                 changed = sum(
                     1 << i
                     for i, (x, y) in enumerate(zip(before.cells, position.cells, strict=True))
                     if x != y
                 )
-                pairs.changed(refresh_clues(position, clues, changed))
+                numbers = refresh_clues(position, clues, changed)
             before = position
-            # Brought up to date at some steps only, as the solve does.
-            if step.deduction.level >= 2 or rng.random() < 0.3:
-                assert pairs.update(clues) == _oracle_pairs(position), (seed, step.number)
-                looked += 1
+            look = step.deduction.level >= 2 or rng.random() < 0.3
+            yield seed, step, clues, numbers, look
+
+
+@pytest.mark.parametrize(("width", "height", "mines"), [(16, 16, 50), (30, 16, 110), (40, 30, 260)])
+def test_forcing_pairs_kept_up_to_date_along_solves(width: int, height: int, mines: int) -> None:
+    """Along whole solves, the pairs brought up to date now and then from the numbers whose
+    clue changed are those the oracle finds by looking at every pair of the position."""
+    looked = 0
+    pairs = ForcingPairs(width)
+    for seed, step, clues, numbers, look in _solves(width, height, mines):
+        if step.number == 1:
+            pairs = ForcingPairs(width)
+        pairs.changed(numbers)
+        if look:
+            assert pairs.update(clues) == _oracle_pairs(step.position), (seed, step.number)
+            looked += 1
     assert looked >= 60
 
 
@@ -184,3 +198,55 @@ def test_the_bound_check_only_rules_out_sets_that_do_not_prove() -> None:
                 else:
                     unsure += 1
     assert ruled_out >= 1000 and unsure >= 50
+
+
+def _oracle_groups(position: Position) -> set[frozenset[tuple[int, int, int]]]:
+    """Return the groups of linked numbers of ``position`` (flags as mines), each as the set of
+    its clues, by a search over every pair of clues that share a cell."""
+    clues = list(view_of(position).clues)
+    seen: set[int] = set()
+    out = set()
+    for n in range(len(clues)):
+        if n in seen:
+            continue
+        group, todo = {n}, [n]
+        while todo:
+            a = clues[todo.pop()]
+            for m, b in enumerate(clues):
+                if m not in group and a[1] & b[1]:
+                    group.add(m)
+                    todo.append(m)
+        seen |= group
+        out.add(frozenset(clues[m] for m in group))
+    return out
+
+
+@pytest.mark.parametrize(("width", "height", "mines"), [(16, 16, 50), (30, 16, 110), (40, 30, 260)])
+def test_groups_kept_up_to_date_along_solves(width: int, height: int, mines: int) -> None:
+    """Along whole solves, the groups of linked numbers brought up to date now and then from
+    the numbers whose clue changed are those the oracle finds by linking every pair of clues
+    of the position; a group kept from an earlier update still has its clues."""
+    looked = kept = 0
+    groups = Groups(width)
+    last: list[Group] = []
+    for seed, step, clues, numbers, look in _solves(width, height, mines):
+        if step.number == 1:
+            groups, last = Groups(width), []
+        groups.changed(numbers)
+        if look:
+            got = groups.update(clues)
+            found = {frozenset((c.cell, c.mask, c.mines) for c in g.clues) for g in got}
+            assert found == _oracle_groups(step.position), (seed, step.number)
+            assert all(g.mask == _union(g.clues) for g in got)
+            kept += len({id(g) for g in got} & {id(g) for g in last})
+            last = got
+            looked += 1
+    assert looked >= 60
+    assert kept >= 100
+
+
+def _union(clues: list[Clue]) -> int:
+    out = 0
+    for c in clues:
+        out |= c.mask
+    return out

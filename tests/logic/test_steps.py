@@ -9,6 +9,8 @@ settled, and use the lowest level available there.
 from __future__ import annotations
 
 import random
+from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import example, given, settings
@@ -16,7 +18,10 @@ from hypothesis import strategies as st
 
 from mineproof.board import Board, FirstClick, Layout
 from mineproof.explain import explain
+from mineproof.formats.layout_text import parse_layout_text
 from mineproof.logic import Deduction, Step, hint_steps, logic_steps, solve_in_steps
+from mineproof.logic import steps as steps_module
+from mineproof.logic.steps import GradeTooComplex, grade
 from mineproof.position import COVERED, FLAG, Position
 
 from .oracle import around, bits, forced, lowest_level, view_of
@@ -160,6 +165,32 @@ def test_logic_steps_replayed_on_harder_boards(
     steps = list(logic_steps(layout, start))
     assert check_solve(layout, start, steps, tally)
     assert max(s.deduction.level for s in steps) == level
+
+
+# Four groups of 16 mines that a solve from the corner reaches through an opening, each cleared
+# with a combination of clues (level 3) twice (``tiling`` of ``tests/analysis/hostile.py``).
+TILING = parse_layout_text((Path(__file__).parents[1] / "data" / "tiling-21.txt").read_text())
+
+
+def test_a_tiling_of_groups_that_each_need_level_3() -> None:
+    """Each group of the tiling is cleared by steps the oracles check, level 3 among them; the
+    groups left alone from one level-3 step to the next keep what they forced."""
+    steps = list(logic_steps(TILING, (0, 0)))
+    assert check_solve(TILING, (0, 0), steps, Tally())
+    assert Counter(s.deduction.level for s in steps)[3] == 2 * 4
+
+
+def test_a_grade_stops_at_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A grade whose steps together count more than the grade's budget says so in one line,
+    each step within its own budget; with the budget it has, the same board is graded."""
+    graded = grade(TILING, (0, 0))
+    assert graded.solved and graded.level == 3
+    monkeypatch.setattr(steps_module, "GRADE_WORK", 100_000)
+    with pytest.raises(GradeTooComplex) as error:
+        grade(TILING, (0, 0))
+    message = str(error.value)
+    assert "\n" not in message and "too complex to grade" in message
+    assert "100,000" in message and 0 < error.value.steps < graded.total_steps
 
 
 # --------------------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -44,7 +45,9 @@ from mineproof.board import Board, Layout, cell_name
 from mineproof.errors import FormatError, TooComplexError
 from mineproof.explain import LANGUAGES
 from mineproof.formats import format_layout_text
+from mineproof.formats.layout_text import parse_layout_text
 from mineproof.game import Game
+from mineproof.logic import steps
 from mineproof.review import (
     Judgement,
     mistakes_table,
@@ -464,3 +467,17 @@ def test_a_game_whose_positions_would_not_fit_in_memory_is_refused_before_any_wo
         "too big to review: 1,600 clicks that open cells on a 255x255 board would keep "
         "104,040,000 cells of positions (at most 100,000,000)"
     )
+
+
+def test_a_grade_too_complex_leaves_the_review_without_a_grade(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Four groups of 16 mines that each need a combination of clues twice (see
+    # ``tiling`` in tests/analysis/hostile.py); the game is its first click, in the corner.
+    text = (Path(__file__).parents[1] / "data" / "tiling-21.txt").read_text()
+    game = read_game(parse_layout_text(text), [(None, "open", 0, 0)], "test")
+    graded = review_game(game).summary.grade
+    assert graded is not None and graded.solved and graded.level == 3
+    monkeypatch.setattr(steps, "GRADE_WORK", 1_000)
+    review = review_game(game)
+    assert review.summary.grade is None and len(review.clicks) == 1

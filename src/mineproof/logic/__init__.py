@@ -19,7 +19,15 @@ from mineproof.logic.ladder import (
 )
 from mineproof.logic.levels import LEVELS, closures, forced_up_to, one_clue_closure
 from mineproof.logic.solve import SolveResult, solve
-from mineproof.logic.steps import Grade, Step, grade, hint_steps, logic_steps, solve_in_steps
+from mineproof.logic.steps import (
+    Grade,
+    GradeTooComplex,
+    Step,
+    grade,
+    hint_steps,
+    logic_steps,
+    solve_in_steps,
+)
 from mineproof.logic.swaps import SwapCheck
 
 __all__ = [
@@ -30,6 +38,7 @@ __all__ = [
     "Deduction",
     "Engine",
     "Grade",
+    "GradeTooComplex",
     "Proof",
     "Rule",
     "SolveResult",

@@ -20,18 +20,17 @@ from mineproof.analysis.constraints import (
     Clue,
     Constraints,
     Contradiction,
-    components_of,
     constraints_of,
     propagate,
 )
 from mineproof.analysis.core import forced_by
-from mineproof.analysis.counting import CountTooLarge
+from mineproof.analysis.counting import COUNT_WORK, CountTooLarge, counting_budget
 from mineproof.board import Board, iter_bits
 from mineproof.errors import TooComplexError
 from mineproof.logic import levels
 from mineproof.logic.cases import case_proof
 from mineproof.logic.deduction import Deduction
-from mineproof.logic.linear import MINE_TOTAL, LinearProof, Relaxation
+from mineproof.logic.linear import MINE_TOTAL, LinearProof, Relaxation, relaxed
 from mineproof.logic.premises import Work, counting_cost, fewest_premises
 from mineproof.position import COVERED, FLAG, Position
 
@@ -151,6 +150,7 @@ class CombinationTooLarge(CountTooLarge):
     that every handler of one handles the other)."""
 
     def __init__(self, clues: int) -> None:
+        # Not CountTooLarge.__init__: compiled by mypyc, its methods refuse a subclass's self.
         self.clues = clues
         self.cells = 0
         self.limit = COMBINATION_CLUES
@@ -167,9 +167,16 @@ class CombinationTooLarge(CountTooLarge):
 class Ladder:
     """The deductions of one position, whose flags are all taken as mines."""
 
-    def __init__(self, view: Position, cons: Constraints | None = None) -> None:
+    def __init__(
+        self,
+        view: Position,
+        cons: Constraints | None = None,
+        groups: list[levels.Group] | None = None,
+    ) -> None:
         """Take the position's clues (flags as mines) from ``cons`` when the caller keeps them
-        up to date, else work them out."""
+        up to date, else work them out; likewise their groups of linked numbers from
+        ``groups`` (:class:`~mineproof.logic.levels.Groups` keeps them, with what each one
+        forces, from one step of a solve to the next)."""
         if cons is None:
             cons = constraints_of(view, trust_flags=True)
         self.view = view
@@ -177,6 +184,7 @@ class Ladder:
         self.clues = cons.clues
         self.unknown = cons.unknown
         self.left = cons.mines
+        self._groups = groups
         self._seeing: dict[int, list[Clue]] | None = None
         # The cells the clues force without the mine total, once :meth:`_hard_targets` knows.
         self._alone: int | None = None
@@ -216,18 +224,36 @@ class Ladder:
 
     # --- levels 3 to 5 -------------------------------------------------------------------------
 
+    def groups(self) -> list[levels.Group]:
+        """Return the groups of linked numbers of the clues (formed once)."""
+        if self._groups is None:
+            self._groups = levels.groups_of(self.clues)
+        return self._groups
+
     def _hard_targets(self, safe_only: bool = False) -> tuple[int, int, int]:
         """Return ``(level, safe, mine)``: the cells forced at the lowest level from 3 to 5
         (level 0 when nothing is forced); with ``safe_only``, the lowest level that forces a
         safe cell, and only its safe cells."""
         keep = -1 if not safe_only else 0
-        safe, mine = forced_by(self.clues, self.unknown)
+        groups = self.groups()
+        safe = mine = 0
+        # The counts of a step share one budget, as one count of the whole board would.
+        with counting_budget(COUNT_WORK):
+            for group in groups:
+                s, m = group.exact()
+                safe |= s
+                mine |= m
         self._alone = safe | mine
         if safe | mine & keep:
-            for comp in components_of(self.clues):
-                if comp.mask & (safe | mine) and len(comp.clues) > COMBINATION_CLUES:
-                    raise CombinationTooLarge(len(comp.clues))
-            s, m = levels.linear(self.clues, self.unknown)
+            forcing = [g for g in groups if g.mask & (safe | mine)]
+            for group in forcing:
+                if len(group.clues) > COMBINATION_CLUES:
+                    raise CombinationTooLarge(len(group.clues))
+            s = m = 0
+            for group in forcing:
+                gs, gm = group.linear()
+                s |= gs
+                m |= gm
             if s | m & keep:
                 return 3, s, m & keep
             return 4, safe, mine & keep
@@ -243,7 +269,7 @@ class Ladder:
         if level == 5:
             return self._mine_total(target, is_mine, targets, work)
         bit = 1 << target
-        comp = next(c for c in components_of(self.clues) if c.mask & bit)
+        comp = next(g for g in self.groups() if g.mask & bit)
 
         def proves(clues: list[Clue]) -> bool:
             return self._proves(level, clues, target, is_mine, work)
@@ -296,9 +322,8 @@ class Ladder:
         # Whole mines force at least what the relaxation does: a cheap test first.
         safe, mine = _counted(work, clues, self.unknown, None, None)
         if level == 3 and (mine if is_mine else safe) & bit:
-            relaxation = Relaxation(clues)
-            safe, mine = relaxation.forced(bit)
-            work.spend(100 + 40 * relaxation.pivots)
+            safe, mine, pivots = relaxed(clues, bit)
+            work.spend(100 + 40 * pivots)
         return bool((mine if is_mine else safe) & bit)
 
     def _mine_total(self, target: int, is_mine: bool, targets: int, work: Work) -> Deduction:
@@ -306,7 +331,7 @@ class Ladder:
         mine total, as a combination of equations when one exists, else as cases."""
         bit = 1 << target
         unknown, left = self.unknown, self.left
-        groups = components_of(self.clues)
+        groups = self.groups()
         group_of = {c.cell: g for g, comp in enumerate(groups) for c in comp.clues}
 
         # Clues that the total cannot help force ``target`` are told apart without counting

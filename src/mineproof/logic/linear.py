@@ -12,7 +12,7 @@ programme: multipliers for the premises whose sum is an equation ``sum(c_i * x_i
 with ``c_i < 0`` empty). Reaching its maximum forces every cell of the equation: those with a
 positive coefficient are mines and those with a negative one are safe.
 
->>> from mineproof.analysis.constraints import Clue
+>>> from mineproof.analysis.constraints import Clue, Component, boxes_of
 >>> a, b = Clue(0, 0b0111, 1), Clue(1, 0b1111, 2)   # a 1 over cells 0-2, a 2 over cells 0-3
 >>> proof = linear_proof([a, b], safe=0, mine=0b1000)
 >>> proof.combination, proof.coefficients, proof.total
@@ -21,12 +21,14 @@ positive coefficient are mines and those with a negative one are safe.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd, lcm
 
-from mineproof.analysis.constraints import Clue
+from mineproof.analysis.constraints import Clue, Component, boxes_of
 from mineproof.analysis.counting import CountTooLarge, current_budget
 from mineproof.board import iter_bits
 from mineproof.errors import TooComplexError
@@ -34,11 +36,14 @@ from mineproof.errors import TooComplexError
 __all__ = [
     "ENTRY_STEPS",
     "MINE_TOTAL",
+    "RELAXATIONS_KEPT",
     "LinearProof",
     "Relaxation",
     "RelaxationTooLarge",
+    "clear_relaxations",
     "linear_proof",
     "lp_forced",
+    "relaxed",
 ]
 
 MINE_TOTAL = -1
@@ -58,6 +63,7 @@ class RelaxationTooLarge(CountTooLarge):
     that every handler of one handles the other."""
 
     def __init__(self, clues: int, cells: int, limit: int) -> None:
+        # Not CountTooLarge.__init__: compiled by mypyc, its methods refuse a subclass's self.
         self.clues = clues
         self.cells = cells
         self.limit = limit
@@ -284,8 +290,73 @@ class Relaxation:
 
 def lp_forced(premises: Sequence[Clue], candidates: int) -> tuple[int, int]:
     """Return ``(safe, mine)``: the cells of ``candidates`` that the linear relaxation of the
-    premises forces."""
-    return Relaxation(premises).forced(candidates)
+    premises forces (see :func:`relaxed`). Raises :class:`RelaxationTooLarge` as
+    :class:`Relaxation` does."""
+    safe, mine, _ = relaxed(premises, candidates)
+    return safe, mine
+
+
+RELAXATIONS_KEPT = 20_000
+"""The most answers of :func:`relaxed` remembered (each a few tuples of small ints), the least
+recently used going first."""
+
+_kept: OrderedDict[tuple[object, ...], tuple[int, int, int]] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def relaxed(premises: Sequence[Clue], candidates: int) -> tuple[int, int, int]:
+    """Return ``(safe, mine, pivots)``: the cells of ``candidates`` that the linear relaxation
+    of the premises forces, and the pivots its simplex made to find them (:attr:`Relaxation.
+    pivots`, a measure of the work: the same when the answer is remembered, so that a search
+    that spends work by it goes the same way).
+
+    The answer depends only on the premises' structure: the sizes of their boxes, which boxes
+    each one sees, its mines, and which boxes hold candidates; not on where the cells are. So
+    it is remembered by that structure (as the counts of components are): a review works out
+    the levels of every click's position, and a solve the premises of every step, again and
+    again over groups of numbers that did not change or that repeat across the board. A
+    remembered answer costs no counting work. Raises :class:`RelaxationTooLarge` as
+    :class:`Relaxation` does.
+    """
+    union = 0
+    for clue in premises:
+        union |= clue.mask
+    boxes, sees = boxes_of(Component(union, list(premises)))
+    wanted = 0
+    for b, box in enumerate(boxes):
+        if box & candidates:
+            wanted |= 1 << b
+    key = (tuple(box.bit_count() for box in boxes), sees, tuple(c.mines for c in premises), wanted)
+    with _kept_lock:
+        found = _kept.get(key)
+        if found is not None:
+            _kept.move_to_end(key)
+    if found is None:
+        relaxation = Relaxation(premises)
+        safe, mine = relaxation.forced(candidates)
+        safe_boxes = mine_boxes = 0
+        for b, box in enumerate(boxes):
+            if box & safe:
+                safe_boxes |= 1 << b
+            elif box & mine:
+                mine_boxes |= 1 << b
+        found = (safe_boxes, mine_boxes, relaxation.pivots)
+        with _kept_lock:
+            _kept[key] = found
+            while len(_kept) > RELAXATIONS_KEPT:
+                _kept.popitem(last=False)
+    safe = mine = 0
+    for b in iter_bits(found[0]):
+        safe |= boxes[b]
+    for b in iter_bits(found[1]):
+        mine |= boxes[b]
+    return safe & candidates, mine & candidates, found[2]
+
+
+def clear_relaxations() -> None:
+    """Forget the remembered answers of :func:`relaxed` (for cold-start measurements)."""
+    with _kept_lock:
+        _kept.clear()
 
 
 def linear_proof(premises: Sequence[Clue], safe: int, mine: int) -> LinearProof | None:

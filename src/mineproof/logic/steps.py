@@ -14,7 +14,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from mineproof.analysis.constraints import Clue, Constraints, constraints_of, refresh_clues
+from mineproof.analysis.counting import COUNT_WORK, CountTooLarge, counting_budget
 from mineproof.board import Layout, iter_bits
+from mineproof.errors import TooComplexError
 from mineproof.game import Game
 from mineproof.logic.deduction import Deduction
 from mineproof.logic.ladder import (
@@ -24,14 +26,43 @@ from mineproof.logic.ladder import (
     one_clue_best,
     two_clue_best,
 )
-from mineproof.logic.levels import LEVELS, ForcingPairs, forced_up_to
+from mineproof.logic.levels import LEVELS, ForcingPairs, Groups, forced_up_to
 from mineproof.logic.premises import Work
 from mineproof.position import FLAG, Position
 
-__all__ = ["STEP_WORK", "Grade", "Step", "grade", "hint_steps", "logic_steps", "solve_in_steps"]
+__all__ = [
+    "GRADE_WORK",
+    "STEP_WORK",
+    "Grade",
+    "GradeTooComplex",
+    "Step",
+    "grade",
+    "hint_steps",
+    "logic_steps",
+    "solve_in_steps",
+]
 
 STEP_WORK = 100_000
 """The work budget of each step of a solve (see :data:`~mineproof.logic.ladder.HINT_WORK`)."""
+
+GRADE_WORK = 256_000_000
+"""The counting work all the steps of one grade share (the exact counts and the linear
+relaxations of levels 3 to 5, in the units of :data:`~mineproof.analysis.COUNT_WORK`, of which
+each step also has its own): about three minutes here. A 255x255 board generated at 20 % mines
+needs some 600,000; a tiling of 784 groups that each need level 3 twice, about 130 million."""
+
+
+class GradeTooComplex(TooComplexError):
+    """Raised when a grade's steps have spent :data:`GRADE_WORK` before the solve ends."""
+
+    def __init__(self, steps: int) -> None:
+        self.steps = steps
+        size = f"{steps:,} steps"
+        super().__init__(
+            f"too complex to grade: the solve's counts and combinations needed more than "
+            f"{GRADE_WORK:,} steps of counting work in all, and {size} were made",
+            size=size,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +126,7 @@ def _steps(game: Game) -> Iterator[Step]:
     # The pairs of clues that force something, brought up to date (for the numbers whose
     # clue changed since) only when level 1 is stuck: a step at level 2 looks at them alone.
     pairs = ForcingPairs(board.width)
+    groups = Groups(board.width)
     opened_before = 0
     while game.state == "playing":
         position = game.position()
@@ -109,25 +141,28 @@ def _steps(game: Game) -> Iterator[Step]:
                 elif clue.mines == clue.mask.bit_count():
                     forcing[1] |= 1 << clue.cell
             pairs.changed(numbers)
+            groups.changed(numbers)
         else:
             changed = near | game.opened_mask & ~opened_before
-            pairs.changed(refresh_clues(position, clues, changed, forcing))
+            refreshed = refresh_clues(position, clues, changed, forcing)
+            pairs.changed(refreshed)
+            groups.changed(refreshed)
         flags = position.flag_mask
-        deduction = (
-            one_clue_best(
-                position,
-                clues,
-                forcing[0],
-                forcing[1],
-                position.covered_mask & ~flags,
-                position.mines - flags.bit_count(),
-                near,
-            )
-            or two_clue_best(position, clues, pairs.update(clues), near)
-            or Ladder(position, _constraints(position, clues)).best(
-                near, Work(STEP_WORK), min_level=3
-            )
-        )
+        deduction = one_clue_best(
+            position,
+            clues,
+            forcing[0],
+            forcing[1],
+            position.covered_mask & ~flags,
+            position.mines - flags.bit_count(),
+            near,
+        ) or two_clue_best(position, clues, pairs.update(clues), near)
+        if deduction is None:
+            # A step counts within a budget of its own (and within a grade's, around it).
+            with counting_budget(COUNT_WORK):
+                deduction = Ladder(
+                    position, _constraints(position, clues), groups.update(clues)
+                ).best(near, Work(STEP_WORK), min_level=3)
         if deduction is None:
             return
         number += 1
@@ -154,16 +189,25 @@ def grade(
     whether every safe cell was opened. ``progress``, when given, is told the number of steps
     made after each; ``on_step`` is given each step as it is made (so that a caller can write
     it out and let it go: a big board's positions do not all fit in memory at once). Raises as
-    :func:`logic_steps` does.
+    :func:`logic_steps` does, :class:`GradeTooComplex` once the steps have spent
+    :data:`GRADE_WORK`, and :class:`~mineproof.analysis.CountTooLarge` when one step's count
+    or combination passes its own budget.
     """
     game = _start(layout, start)
     counts: Counter[int] = Counter()
-    for done, step in enumerate(_steps(game), 1):
-        counts[step.deduction.level] += 1
-        if on_step is not None:
-            on_step(step)
-        if progress is not None:
-            progress(done)
+    done = 0
+    with counting_budget(GRADE_WORK) as budget:
+        try:
+            for done, step in enumerate(_steps(game), 1):
+                counts[step.deduction.level] += 1
+                if on_step is not None:
+                    on_step(step)
+                if progress is not None:
+                    progress(done)
+        except CountTooLarge:
+            if budget.left >= 0:
+                raise
+            raise GradeTooComplex(done) from None
     return Grade(game.state == "won", max(counts, default=0), dict(sorted(counts.items())))
 
 

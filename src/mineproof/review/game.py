@@ -48,7 +48,7 @@ from mineproof.explain import (
     translations,
 )
 from mineproof.game import Game
-from mineproof.logic import Grade, grade
+from mineproof.logic import Grade, GradeTooComplex, grade
 from mineproof.position import Position
 from mineproof.review.judge import chord_cells, judge
 from mineproof.review.judgement import KINDS, Judgement, Kind
@@ -378,14 +378,18 @@ def _summary(
 
 def _grade(game: RecordedGame, judged: list[ReviewedClick]) -> Grade | None:
     """Return the board's grade from the first click, or ``None`` when that click opened a
-    mine (or there is none)."""
+    mine (or there is none), or when the grade is too complex to work out
+    (:class:`~mineproof.logic.steps.GradeTooComplex`: the review of the clicks stands)."""
     if (
         not judged
         or judged[0].action != "open"
         or game.layout.is_mine(game.layout.board.index(*judged[0].cell))
     ):
         return None
-    return grade(game.layout, judged[0].cell)
+    try:
+        return grade(game.layout, judged[0].cell)
+    except GradeTooComplex:
+        return None
 
 
 # --- words ------------------------------------------------------------------------------------
