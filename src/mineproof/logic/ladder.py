@@ -270,9 +270,16 @@ class Ladder:
             return self._mine_total(target, is_mine, targets, work)
         bit = 1 << target
         comp = next(g for g in self.groups() if g.mask & bit)
+        # Sets of premises are tried on copies of the group's clues whose masks start at the
+        # group's first cell: what clues prove does not depend on where they are, and on a big
+        # board each try then works on short ints instead of masks as long as the board.
+        shift = (comp.mask & -comp.mask).bit_length() - 1
+        local = {id(c): Clue(c.cell, c.mask >> shift, c.mines) for c in comp.clues}
+        unknown = self.unknown >> shift
 
         def proves(clues: list[Clue]) -> bool:
-            return self._proves(level, clues, target, is_mine, work)
+            near = [local[id(c)] for c in clues]
+            return self._proves(level, near, target - shift, is_mine, work, unknown)
 
         start = _ball(comp.clues, bit, proves, work)
         kept, minimal, fewest = fewest_premises(
@@ -313,14 +320,15 @@ class Ladder:
         )
 
     def _proves(
-        self, level: int, clues: list[Clue], target: int, is_mine: bool, work: Work
+        self, level: int, clues: list[Clue], target: int, is_mine: bool, work: Work, unknown: int
     ) -> bool:
-        """Return whether ``clues`` prove the value of ``target`` at ``level`` (3 or 4)."""
+        """Return whether ``clues`` prove the value of ``target`` at ``level`` (3 or 4), the
+        cells of ``unknown`` being those not yet known."""
         bit = 1 << target
         if not clues:
             return False
         # Whole mines force at least what the relaxation does: a cheap test first.
-        safe, mine = _counted(work, clues, self.unknown, None, None)
+        safe, mine = _counted(work, clues, unknown, None, None)
         if level == 3 and (mine if is_mine else safe) & bit:
             safe, mine, pivots = relaxed(clues, bit)
             work.spend(100 + 40 * pivots)

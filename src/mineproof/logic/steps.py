@@ -48,8 +48,9 @@ STEP_WORK = 100_000
 GRADE_WORK = 256_000_000
 """The counting work all the steps of one grade share (the exact counts and the linear
 relaxations of levels 3 to 5, in the units of :data:`~mineproof.analysis.COUNT_WORK`, of which
-each step also has its own): about three minutes here. A 255x255 board generated at 20 % mines
-needs some 600,000; a tiling of 784 groups that each need level 3 twice, about 130 million."""
+each step also has its own): some 30 s of counting alone here, the rest of the solve on top. A
+255x255 board generated at 20 % mines needs some 600,000; the 255x255 tiling of
+``tests/analysis/hostile.py`` (784 groups that each need level 3 twice) 26 million."""
 
 
 class GradeTooComplex(TooComplexError):
