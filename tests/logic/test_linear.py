@@ -11,7 +11,15 @@ from hypothesis import strategies as st
 
 from mineproof.analysis import CountTooLarge, counting_budget
 from mineproof.analysis.constraints import Clue
-from mineproof.logic.linear import MINE_TOTAL, LinearProof, Relaxation, RelaxationTooLarge
+from mineproof.logic import linear
+from mineproof.logic.linear import (
+    MINE_TOTAL,
+    LinearProof,
+    Relaxation,
+    RelaxationTooLarge,
+    clear_relaxations,
+    relaxed,
+)
 
 from .oracle import OClue, bits, components, lp_forces, mask_of, union, view_of
 from .positions import random_position
@@ -89,3 +97,45 @@ def test_a_relaxation_spends_the_counting_budget_and_stops_past_it() -> None:
         "too complex to combine exactly: the linear relaxation of a group of 121 numbers over "
         f"120 covered cells needs more than {budget.spent // 2:,} steps of work"
     )
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 40))
+def test_a_remembered_relaxation_answers_as_linprog_wherever_its_group_lies(
+    seed: int, shift: int
+) -> None:
+    """Each group's answer, asked fresh and then for the group moved ``shift`` cells on (the
+    same structure elsewhere: remembered), is what the LP oracle says there, with the same
+    pivots."""
+    view = view_of(random_position(seed))
+    for group in components(view.clues):
+        premises = [Clue(*c) for c in group]
+        cells = union(group)
+        moved = [Clue(c.cell + shift, c.mask << shift, c.mines) for c in premises]
+        clear_relaxations()
+        first = relaxed(premises, cells)
+        again = relaxed(moved, cells << shift)
+        want_safe = want_mine = 0
+        for c in bits(cells):
+            value = lp_forces(list(group), c)
+            if value == 0:
+                want_safe |= 1 << c
+            elif value == 1:
+                want_mine |= 1 << c
+        fresh = Relaxation(premises)
+        fresh.forced(cells)
+        assert first == (want_safe, want_mine, fresh.pivots)
+        assert again == (want_safe << shift, want_mine << shift, first[2])
+
+
+def test_the_remembered_relaxations_stay_within_their_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Chains of 1s of every length from 2 to 60 cells: each a structure of its own.
+    monkeypatch.setattr(linear, "RELAXATIONS_KEPT", 500)
+    clear_relaxations()
+    for n in range(2, 61):
+        clues = [Clue(k, 0b11 << k, 1) for k in range(n - 1)]
+        relaxed(clues, (1 << n) - 1)
+        assert 0 < linear._kept_held <= 500
+    assert len(linear._kept) < 59

@@ -296,11 +296,14 @@ def lp_forced(premises: Sequence[Clue], candidates: int) -> tuple[int, int]:
     return safe, mine
 
 
-RELAXATIONS_KEPT = 20_000
-"""The most answers of :func:`relaxed` remembered (each a few tuples of small ints), the least
-recently used going first."""
+RELAXATIONS_KEPT = 2_000_000
+"""The most entries the remembered answers of :func:`relaxed` may hold together in their keys
+(a box's size, a box a premise sees: some 10 bytes each, 20 MB in all), the least recently used
+going first. A key is as long as its premises' structure: a few dozen entries for a group of
+a standard board, some 2,000 for one of 400 numbers."""
 
-_kept: OrderedDict[tuple[object, ...], tuple[int, int, int]] = OrderedDict()
+_kept: OrderedDict[tuple[object, ...], tuple[int, int, int, int]] = OrderedDict()
+_kept_held = 0
 _kept_lock = threading.Lock()
 
 
@@ -308,7 +311,8 @@ def relaxed(premises: Sequence[Clue], candidates: int) -> tuple[int, int, int]:
     """Return ``(safe, mine, pivots)``: the cells of ``candidates`` that the linear relaxation
     of the premises forces, and the pivots its simplex made to find them (:attr:`Relaxation.
     pivots`, a measure of the work: the same when the answer is remembered, so that a search
-    that spends work by it goes the same way).
+    that spends work by it goes the same way). Answers are remembered within
+    :data:`RELAXATIONS_KEPT`.
 
     The answer depends only on the premises' structure: the sizes of their boxes, which boxes
     each one sees, its mines, and which boxes hold candidates; not on where the cells are. So
@@ -340,11 +344,9 @@ def relaxed(premises: Sequence[Clue], candidates: int) -> tuple[int, int, int]:
                 safe_boxes |= 1 << b
             elif box & mine:
                 mine_boxes |= 1 << b
-        found = (safe_boxes, mine_boxes, relaxation.pivots)
-        with _kept_lock:
-            _kept[key] = found
-            while len(_kept) > RELAXATIONS_KEPT:
-                _kept.popitem(last=False)
+        held = len(boxes) + sum(len(seen) for seen in sees) + len(premises)
+        found = (safe_boxes, mine_boxes, relaxation.pivots, held)
+        _keep(key, found)
     safe = mine = 0
     for b in iter_bits(found[0]):
         safe |= boxes[b]
@@ -353,10 +355,25 @@ def relaxed(premises: Sequence[Clue], candidates: int) -> tuple[int, int, int]:
     return safe & candidates, mine & candidates, found[2]
 
 
+def _keep(key: tuple[object, ...], found: tuple[int, int, int, int]) -> None:
+    """Remember ``found`` (its last item the entries of ``key``) under ``key``, forgetting the
+    least recently used answers past :data:`RELAXATIONS_KEPT` entries."""
+    global _kept_held
+    with _kept_lock:
+        if key in _kept:
+            return
+        _kept[key] = found
+        _kept_held += found[3]
+        while _kept_held > RELAXATIONS_KEPT and _kept:
+            _kept_held -= _kept.popitem(last=False)[1][3]
+
+
 def clear_relaxations() -> None:
     """Forget the remembered answers of :func:`relaxed` (for cold-start measurements)."""
+    global _kept_held
     with _kept_lock:
         _kept.clear()
+        _kept_held = 0
 
 
 def linear_proof(premises: Sequence[Clue], safe: int, mine: int) -> LinearProof | None:
