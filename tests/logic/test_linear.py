@@ -139,3 +139,41 @@ def test_the_remembered_relaxations_stay_within_their_bound(
         relaxed(clues, (1 << n) - 1)
         assert 0 < linear._kept_held <= 500
     assert len(linear._kept) < 59
+
+
+def test_each_relaxation_has_a_budget_of_its_own_within_the_blocks_around_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The ring of the test above: its relaxation's cost, measured in a block.
+    n = 120
+    clues = [Clue(k, 1 << k | 1 << (k + 1) % n, 1) for k in range(n)] + [Clue(n, 0b111, 1)]
+    cells = (1 << n) - 1
+    with counting_budget(10**12) as budget:
+        Relaxation(clues).forced(cells)
+    cost = budget.spent
+    # Two relaxations of a step (two groups), each within its own limit: both answer, and
+    # the block around them is charged for both.
+    monkeypatch.setattr(linear, "COUNT_WORK", cost + 1)
+    with counting_budget(10**12) as budget:
+        Relaxation(clues).forced(cells)
+        Relaxation(clues).forced(cells)
+    assert budget.spent == 2 * cost
+    # One past its own limit stops, and so does one past what the block has left.
+    monkeypatch.setattr(linear, "COUNT_WORK", cost - 1)
+    with pytest.raises(RelaxationTooLarge):
+        Relaxation(clues).forced(cells)
+    monkeypatch.setattr(linear, "COUNT_WORK", 10 * cost)
+    with counting_budget(cost - 1), pytest.raises(RelaxationTooLarge):
+        Relaxation(clues).forced(cells)
+
+
+def test_the_work_of_a_relaxation_depends_only_on_the_boxes_asked_about() -> None:
+    # Two numbers over eight cells; the candidates lie in the same three boxes, in another
+    # order of their first cells: the same pivots, asked fresh or remembered (it was 8 and 7).
+    premises = [Clue(1, 0b01110001, 1), Clue(2, 0b11101000, 1)]
+    for first, second in ((0b1011001, 0b10100001), (0b10100001, 0b1011001)):
+        clear_relaxations()
+        relaxed(premises, first)
+        fresh = Relaxation(premises)
+        fresh.forced(second)
+        assert relaxed(premises, second)[2] == fresh.pivots

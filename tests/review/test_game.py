@@ -47,7 +47,8 @@ from mineproof.explain import LANGUAGES
 from mineproof.formats import format_layout_text
 from mineproof.formats.layout_text import parse_layout_text
 from mineproof.game import Game
-from mineproof.logic import steps
+from mineproof.logic import linear, steps
+from mineproof.logic.linear import clear_relaxations
 from mineproof.review import (
     Judgement,
     mistakes_table,
@@ -479,5 +480,11 @@ def test_a_grade_too_complex_leaves_the_review_without_a_grade(
     graded = review_game(game).summary.grade
     assert graded is not None and graded.solved and graded.level == 3
     monkeypatch.setattr(steps, "GRADE_WORK", 1_000)
+    review = review_game(game)
+    assert review.summary.grade is None and len(review.clicks) == 1
+    # So does a step of the grade whose combination passes its own budget.
+    monkeypatch.undo()
+    monkeypatch.setattr(linear, "COUNT_WORK", 100)
+    clear_relaxations()
     review = review_game(game)
     assert review.summary.grade is None and len(review.clicks) == 1

@@ -25,6 +25,7 @@ __all__ = [
     "CountTooLarge",
     "counting_budget",
     "current_budget",
+    "own_budget",
     "product_cost",
 ]
 
@@ -115,6 +116,14 @@ def counting_budget(limit: int) -> Iterator[_Budget]:
         yield budget
     finally:
         _SHARED.reset(token)
+
+
+def own_budget(limit: int = COUNT_WORK) -> _Budget:
+    """Return a budget of ``limit`` units for one piece of work that spans several calls (a
+    relaxation, asked one question after another), charged to the enclosing
+    :func:`counting_budget` blocks as well: the piece cannot spend more than its own limit,
+    nor more than they have left."""
+    return _Budget(limit, _SHARED.get())
 
 
 def current_budget() -> _Budget:

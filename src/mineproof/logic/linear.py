@@ -29,7 +29,7 @@ from fractions import Fraction
 from math import gcd, lcm
 
 from mineproof.analysis.constraints import Clue, Component, boxes_of
-from mineproof.analysis.counting import CountTooLarge, current_budget
+from mineproof.analysis.counting import COUNT_WORK, CountTooLarge, own_budget
 from mineproof.board import iter_bits
 from mineproof.errors import TooComplexError
 
@@ -144,7 +144,9 @@ class Relaxation:
             for k in iter_bits(sig):
                 rows[k][b] = _ONE
         upper = [Fraction(box.bit_count()) for box in self.boxes]
-        budget = current_budget()
+        # Each relaxation has a budget of its own, within those of the blocks around it: the
+        # relaxations of a step of a solve, one per group, do not share one count's budget.
+        budget = own_budget(COUNT_WORK)
         cells = union.bit_count()
 
         def charge(entries: int) -> None:
@@ -163,12 +165,10 @@ class Relaxation:
     def forced(self, candidates: int) -> tuple[int, int]:
         """Return ``(safe, mine)``: the cells of ``candidates`` the relaxation forces."""
         safe = mine = 0
-        done = 0
-        for i in iter_bits(candidates):
-            b = self.box_of.get(i)
-            if b is None or done >> b & 1:
-                continue
-            done |= 1 << b
+        # The boxes in their order (not in the order of their first candidate cell), so that the
+        # work depends only on which boxes are asked about (see :func:`relaxed`).
+        asked = {b for i in iter_bits(candidates) if (b := self.box_of.get(i)) is not None}
+        for b in sorted(asked):
             box = self.boxes[b]
             # Each optimum is the same from any feasible table: go on from the last one
             # rather than copy the table (as large as the square of the numbers) each time.

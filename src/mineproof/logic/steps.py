@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from mineproof.analysis.constraints import Clue, Constraints, constraints_of, refresh_clues
-from mineproof.analysis.counting import COUNT_WORK, CountTooLarge, counting_budget
+from mineproof.analysis.counting import CountTooLarge, counting_budget
 from mineproof.board import Layout, iter_bits
 from mineproof.errors import TooComplexError
 from mineproof.game import Game
@@ -159,11 +159,11 @@ def _steps(game: Game) -> Iterator[Step]:
             near,
         ) or two_clue_best(position, clues, pairs.update(clues), near)
         if deduction is None:
-            # A step counts within a budget of its own (and within a grade's, around it).
-            with counting_budget(COUNT_WORK):
-                deduction = Ladder(
-                    position, _constraints(position, clues), groups.update(clues)
-                ).best(near, Work(STEP_WORK), min_level=3)
+            # Its exact counts share one budget, and each relaxation has its own (see
+            # Ladder._hard_targets and linear.Relaxation), all within a grade's around it.
+            deduction = Ladder(position, _constraints(position, clues), groups.update(clues)).best(
+                near, Work(STEP_WORK), min_level=3
+            )
         if deduction is None:
             return
         number += 1

@@ -48,7 +48,7 @@ from mineproof.explain import (
     translations,
 )
 from mineproof.game import Game
-from mineproof.logic import Grade, GradeTooComplex, grade
+from mineproof.logic import Grade, grade
 from mineproof.position import Position
 from mineproof.review.judge import chord_cells, judge
 from mineproof.review.judgement import KINDS, Judgement, Kind
@@ -378,8 +378,9 @@ def _summary(
 
 def _grade(game: RecordedGame, judged: list[ReviewedClick]) -> Grade | None:
     """Return the board's grade from the first click, or ``None`` when that click opened a
-    mine (or there is none), or when the grade is too complex to work out
-    (:class:`~mineproof.logic.steps.GradeTooComplex`: the review of the clicks stands)."""
+    mine (or there is none), or when the grade is too complex to work out (its steps together,
+    :class:`~mineproof.logic.steps.GradeTooComplex`, or one of them: the review of the clicks
+    stands)."""
     if (
         not judged
         or judged[0].action != "open"
@@ -388,7 +389,7 @@ def _grade(game: RecordedGame, judged: list[ReviewedClick]) -> Grade | None:
         return None
     try:
         return grade(game.layout, judged[0].cell)
-    except GradeTooComplex:
+    except TooComplexError:
         return None
 
 
