@@ -12,7 +12,7 @@ programme: multipliers for the premises whose sum is an equation ``sum(c_i * x_i
 with ``c_i < 0`` empty). Reaching its maximum forces every cell of the equation: those with a
 positive coefficient are mines and those with a negative one are safe.
 
->>> from mineproof.analysis.constraints import Clue, Component, boxes_of
+>>> from mineproof.analysis.constraints import Clue
 >>> a, b = Clue(0, 0b0111, 1), Clue(1, 0b1111, 2)   # a 1 over cells 0-2, a 2 over cells 0-3
 >>> proof = linear_proof([a, b], safe=0, mine=0b1000)
 >>> proof.combination, proof.coefficients, proof.total
@@ -123,21 +123,26 @@ class Relaxation:
     consistent position never does that).
     """
 
-    def __init__(self, premises: Sequence[Clue]) -> None:
+    def __init__(
+        self,
+        premises: Sequence[Clue],
+        structure: tuple[list[int], tuple[tuple[int, ...], ...]] | None = None,
+    ) -> None:
+        """Take the boxes of the premises and the boxes each one sees from ``structure`` when
+        the caller has them (what :func:`~mineproof.analysis.constraints.boxes_of` returns),
+        else work them out."""
         self.premises = list(premises)
-        boxes: dict[int, int] = {}  # signature (which premises see it) -> cells
         union = 0
         for clue in self.premises:
             union |= clue.mask
-        for i in iter_bits(union):
-            signature = 0
-            bit = 1 << i
-            for k, clue in enumerate(self.premises):
-                if clue.mask & bit:
-                    signature |= 1 << k
-            boxes[signature] = boxes.get(signature, 0) | bit
-        self.boxes = list(boxes.values())
-        self.signatures = list(boxes)
+        if structure is None:
+            structure = boxes_of(Component(union, self.premises))
+        self.boxes, sees = structure
+        # Each box's signature: the premises that see it, as bits.
+        self.signatures = [0] * len(self.boxes)
+        for k, seen in enumerate(sees):
+            for b in seen:
+                self.signatures[b] |= 1 << k
         self.box_of = {i: b for b, box in enumerate(self.boxes) for i in iter_bits(box)}
         rows: list[dict[int, Fraction]] = [{} for _ in self.premises]
         for b, sig in enumerate(self.signatures):
@@ -336,7 +341,7 @@ def relaxed(premises: Sequence[Clue], candidates: int) -> tuple[int, int, int]:
         if found is not None:
             _kept.move_to_end(key)
     if found is None:
-        relaxation = Relaxation(premises)
+        relaxation = Relaxation(premises, (boxes, sees))
         safe, mine = relaxation.forced(candidates)
         safe_boxes = mine_boxes = 0
         for b, box in enumerate(boxes):
