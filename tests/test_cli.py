@@ -336,7 +336,7 @@ def test_hint_json_fields(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     data = json.loads(out)
     assert data["level"] == 3 and data["rule"] == "combination"
     assert data["premises"] == [[1, 0], [0, 1], [1, 1]]
-    assert data["uses_mine_count"] is False
+    assert data["uses_mine_total"] is False
     assert data["safe"] == [] and data["mine"] == [[2, 2]]
     assert data["minimal"] is True and data["fewest"] is True
     # The 3 at B2 less the 1 at B1 and the 1 at A2 leaves C3 = 1.

@@ -21,7 +21,7 @@ import random
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from make_steps_reference import step_text
+from make_steps_reference import frozen_json, step_text
 
 from mineproof.board import Board, Layout
 from mineproof.explain import explain
@@ -48,7 +48,7 @@ def stream_digest(steps: Iterable[Step]) -> str:
     for s in steps:
         data = [
             s.number,
-            s.deduction.to_json(),
+            frozen_json(s.deduction),
             explain(s.deduction),
             format(s.position.covered_mask, "x"),
             format(s.position.flag_mask, "x"),

@@ -51,14 +51,23 @@ def step_text(d: Deduction) -> str:
     def cells(mask: int) -> str:
         return ",".join(str(i) for i in range(mask.bit_length()) if mask >> i & 1)
 
-    premises = ",".join(str(i) for i in d.premises) + ("+t" if d.uses_mine_count else "")
+    premises = ",".join(str(i) for i in d.premises) + ("+t" if d.uses_mine_total else "")
     return f"{d.level}|{premises}|{cells(d.safe)}|{cells(d.mine)}"
+
+
+def frozen_json(d: Deduction) -> dict[str, object]:
+    """Return a deduction's JSON as it was spelled when the references were made: the field
+    ``uses_mine_total`` was then named ``uses_mine_count`` (renamed on 2026-11-29, so that hints
+    and errors name the mine total alike); everything else is hashed as it is."""
+    data: dict[str, object] = d.to_json()
+    data["uses_mine_count"] = data.pop("uses_mine_total")
+    return data
 
 
 def steps_digest(steps: list[Step]) -> str:
     """Return a short hash of the steps' full JSON and of the positions they are made in."""
     data = [
-        [s.number, s.deduction.to_json(), s.position.covered_mask, s.position.flag_mask]
+        [s.number, frozen_json(s.deduction), s.position.covered_mask, s.position.flag_mask]
         for s in steps
     ]
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
@@ -66,7 +75,7 @@ def steps_digest(steps: list[Step]) -> str:
 
 def hints_digest(deductions: list[Deduction]) -> str:
     """Return a short hash of a hint's deductions (full JSON)."""
-    data = [d.to_json() for d in deductions]
+    data = [frozen_json(d) for d in deductions]
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
 
 

@@ -68,7 +68,7 @@ def conclusions(d: Deduction) -> list[tuple[int, bool]]:
 
 
 def total_of(view: View, d: Deduction) -> Total:
-    return view.total() if d.uses_mine_count else None
+    return view.total() if d.uses_mine_total else None
 
 
 def check_sound(view: View, d: Deduction) -> None:
@@ -78,7 +78,7 @@ def check_sound(view: View, d: Deduction) -> None:
     assert d.safe | d.mine, "a deduction with no conclusion"
     assert not d.safe & d.mine, "a cell both safe and a mine"
     assert not (d.safe | d.mine) & ~view.unknown, "a conclusion on a settled cell"
-    assert d.uses_mine_count == (d.rule in MINE_COUNT_RULES), (d.rule, d.uses_mine_count)
+    assert d.uses_mine_total == (d.rule in MINE_COUNT_RULES), (d.rule, d.uses_mine_total)
     clues = premise_clues(view, d)
     total = total_of(view, d)
     assert arrangement(clues, total=total) is not None, "the premises cannot all hold"
@@ -323,11 +323,11 @@ def check_combination(view: View, d: Deduction, proof: Any, safe: int, mine: int
         assert printed.get(c, 0) > 0, f"mine {c} without a positive coefficient"
     clues = {c for c in used if c >= 0}
     assert clues <= set(d.premises), "the combination uses a number that is not a premise"
-    assert (-1 in used) <= d.uses_mine_count, "the combination uses the mine total"
+    assert (-1 in used) <= d.uses_mine_total, "the combination uses the mine total"
     if d.minimal:
         # A premise left out of the sum would be one the proof does without.
         assert clues == set(d.premises), "a premise the combination does not use"
-        assert (-1 in used) == d.uses_mine_count, "the mine total is a premise but not used"
+        assert (-1 in used) == d.uses_mine_total, "the mine total is a premise but not used"
 
 
 def check_cases(view: View, d: Deduction, cases: Any, safe: int, mine: int) -> None:
@@ -369,7 +369,7 @@ def check_case_steps(view: View, d: Deduction, proof: CaseProof) -> None:
     """Each step inside each refuted case follows by one clue from what is known there (the
     assumptions and the steps before it), and each case ends in a clue that cannot hold."""
     clues = {c: view.clue_at(c) for c in d.premises}
-    total: tuple[int, int] | None = view.total() if d.uses_mine_count else None
+    total: tuple[int, int] | None = view.total() if d.uses_mine_total else None
     assert proof.mine == bool(d.mine) and d.safe | d.mine == 1 << proof.target
     assert proof.refuted.cell == proof.target and proof.refuted.mine != proof.mine
 

@@ -111,7 +111,7 @@ class Hint:
 
     def to_json(self) -> dict[str, Any]:
         """Return the hint as JSON data: the first step's fields (``level``, ``rule``,
-        ``premises``, ``uses_mine_count``, ``safe``, ``mine``, ``minimal``, ``fewest``,
+        ``premises``, ``uses_mine_total``, ``safe``, ``mine``, ``minimal``, ``fewest``,
         ``proof``, see :meth:`~mineproof.logic.Deduction.to_json`) and ``text``, then ``steps``:
         every step with the same fields, in order; for a guess, ``level`` 0 with ``safest`` and
         ``probability``, and ``best``: the ``best`` strategy's guess (``cell``, its mine
@@ -133,7 +133,7 @@ class Hint:
             "level": 0,
             "rule": "guess",
             "premises": [],
-            "uses_mine_count": False,
+            "uses_mine_total": False,
             "safe": [],
             "mine": [],
             "minimal": True,
@@ -152,7 +152,7 @@ def _step_text(d: Deduction, first: Deduction, lang: str) -> str:
     if d is first:
         return text
     earlier = d.position.flag_mask & ~first.position.flag_mask
-    if not d.uses_mine_count:
+    if not d.uses_mine_total:
         masks = d.board.neighbour_masks()
         near = 0
         for cell in d.premises:

@@ -53,7 +53,7 @@ class Deduction:
     """Cells proven safe or mined, with the fewest clues that prove them.
 
     ``position`` is the view it was made in (with only the flags it takes as mines);
-    ``premises`` holds the cell indices of the numbers used (sorted), ``uses_mine_count`` whether
+    ``premises`` holds the cell indices of the numbers used (sorted), ``uses_mine_total`` whether
     the mine total is one of the premises; ``safe`` and ``mine`` are bitmasks of the conclusions,
     each an unknown cell of ``position`` that the argument itself proves. ``proof`` is the
     argument for levels 2-5: a :class:`~mineproof.logic.linear.LinearProof` (levels 2, 3 and
@@ -69,7 +69,7 @@ class Deduction:
     position: Position
     rule: Rule
     premises: tuple[int, ...]
-    uses_mine_count: bool
+    uses_mine_total: bool
     safe: int
     mine: int
     proof: Proof | None = None
@@ -116,13 +116,13 @@ class Deduction:
 
     def to_json(self) -> dict[str, Any]:
         """Return the deduction as JSON data (cells as ``[x, y]``): ``level``, ``rule``,
-        ``premises``, ``uses_mine_count``, ``safe``, ``mine``, ``minimal``, ``fewest`` and
+        ``premises``, ``uses_mine_total``, ``safe``, ``mine``, ``minimal``, ``fewest`` and
         ``proof`` (see :func:`proof_json`; ``None`` at level 1, and when :attr:`proof` is)."""
         return {
             "level": self.level,
             "rule": self.rule,
             "premises": [list(c) for c in self.premise_cells],
-            "uses_mine_count": self.uses_mine_count,
+            "uses_mine_total": self.uses_mine_total,
             "safe": [list(c) for c in self.safe_cells],
             "mine": [list(c) for c in self.mine_cells],
             "minimal": self.minimal,

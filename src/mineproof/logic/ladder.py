@@ -623,7 +623,7 @@ def _pair_proof(a: Clue, b: Clue, safe: int, mine: int) -> LinearProof | None:
 def _rank(d: Deduction) -> tuple[int, int]:
     """Return how good a deduction of a given level is before distances: a safe cell first,
     then the fewest premises (the mine total counting as one)."""
-    return (0 if d.safe else 1, len(d.premises) + d.uses_mine_count)
+    return (0 if d.safe else 1, len(d.premises) + d.uses_mine_total)
 
 
 def _simplest(premises: list[Clue], target: int, is_mine: bool, targets: int) -> LinearProof | None:

@@ -356,7 +356,7 @@ def _path(
 def _seen_by(d: Deduction, masks: Sequence[int]) -> int:
     """Return the cells the premises of ``d`` depend on: their numbers' neighbours (every
     cell when the mine total is a premise)."""
-    if d.uses_mine_count:
+    if d.uses_mine_total:
         return -1
     out = 0
     for cell in d.premises:
