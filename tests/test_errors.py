@@ -3,10 +3,15 @@ entry wins, and every kind is a ValueError (LookupError too for "not found")."""
 
 from __future__ import annotations
 
+import importlib
+import pickle
+import pkgutil
 import re
 
 import pytest
 
+import mineproof
+from mineproof.analysis.counting import CountTooLarge
 from mineproof.errors import (
     STATUS,
     ArgumentError,
@@ -23,7 +28,11 @@ from mineproof.errors import (
     http_status,
 )
 from mineproof.generate import GenerationError
+from mineproof.logic.ladder import CombinationTooLarge
+from mineproof.logic.linear import RelaxationTooLarge
+from mineproof.logic.steps import GradeTooComplex
 from mineproof.web.games import GameNotFound
+from mineproof.web.work import ImpossiblePosition
 
 CASES: list[tuple[MineproofError, int, int]] = [
     (FormatError("bad", line=2, column=3), 1, 400),
@@ -69,3 +78,38 @@ def test_each_kind_of_error_has_its_own_name_for_the_web_api() -> None:
     assert len(set(kinds)) == len(kinds)
     assert all(re.fullmatch(r"[a-z]+(-[a-z]+)*", kind) for kind in kinds)
     assert GenerationError("x").kind == TooComplexError.kind
+
+
+CONFLICT = InconsistentPositionError("no arrangement", clues=((1, 1), (2, 1)), uses_mine_total=True)
+SAMPLES: list[MineproofError] = [error for error, _, _ in CASES] + [
+    CountTooLarge(312, 590, 16_000_000, groups=3),
+    RelaxationTooLarge(40, 90, 16_000_000),
+    CombinationTooLarge(70),
+    GradeTooComplex(1_234),
+    GenerationError("no board", size="30x16", layouts=3, changes=40, steps=900, guess_free=0),
+    ImpossiblePosition(CONFLICT, {"width": 2, "height": 1}),
+]
+
+
+def _classes(cls: type[MineproofError]) -> set[type[MineproofError]]:
+    return {cls}.union(*(_classes(sub) for sub in cls.__subclasses__()))
+
+
+def test_every_error_class_of_the_package_has_a_sample() -> None:
+    for module in pkgutil.walk_packages(mineproof.__path__, "mineproof."):
+        if module.name.split(".")[-1] != "__main__":
+            importlib.import_module(module.name)
+    ours = {c for c in _classes(MineproofError) if c.__module__.startswith("mineproof.")}
+    assert ours <= {type(e) for e in SAMPLES}, ours - {type(e) for e in SAMPLES}
+
+
+@pytest.mark.parametrize("error", SAMPLES, ids=lambda e: type(e).__name__)
+def test_each_error_pickles_as_itself_with_its_data(error: MineproofError) -> None:
+    """An error raised in a worker process (the web app's pool, --jobs, Dask) reaches the
+    caller with its class, message and data: their constructors take the data, not the
+    message, so pickle's default way (calling the class with the message) fails."""
+    back = pickle.loads(pickle.dumps(error))
+    assert type(back) is type(error)
+    assert str(back) == str(error) and back.args == error.args
+    assert vars(back) == vars(error)
+    assert (exit_status(back), http_status(back)) == (exit_status(error), http_status(error))

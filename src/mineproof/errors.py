@@ -19,11 +19,14 @@ All are :class:`MineproofError`, a ``ValueError``, so ``except ValueError`` catc
 input. :data:`STATUS` maps each to the exit status of the command line and the HTTP status of
 the web API, in one place; each class's ``kind`` names it in the web API's error answers, so
 that a client can say what went wrong in its own words and language.
+
+Each pickles as itself, with its message and data, so an error raised in a worker process (the
+web app's pool, ``--jobs``, a Dask cluster) reaches the caller as it was raised.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 __all__ = [
     "STATUS",
@@ -41,12 +44,29 @@ __all__ = [
     "http_status",
 ]
 
+_Data = dict[str, Any]
+"""An error's attributes, by name."""
+
 
 class MineproofError(ValueError):
     """Base class of every error mineproof raises on bad input."""
 
     kind: ClassVar[str] = "invalid"
     """The error's name in the web API's answers (``{"error", "kind", ...}``)."""
+
+    def __reduce__(self) -> tuple[Any, tuple[type[MineproofError], tuple[Any, ...], _Data]]:
+        """Return how pickle rebuilds the error: its class, message and data, without calling
+        its constructor (whose arguments are the error's data, not its message)."""
+        return (_restored, (type(self), self.args, dict(vars(self))))
+
+
+def _restored(cls: type[MineproofError], args: tuple[Any, ...], data: _Data) -> MineproofError:
+    """Return an error of class ``cls`` with message ``args`` and attributes ``data``."""
+    error = cls.__new__(cls)
+    error.args = args
+    for name, value in data.items():
+        setattr(error, name, value)
+    return error
 
 
 class FormatError(MineproofError):

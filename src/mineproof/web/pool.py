@@ -93,8 +93,8 @@ def _cpu_limit(seconds: float) -> Iterator[None]:
 def _serve(conn: Connection, cpu_seconds: float, memory_mb: int) -> None:
     """The worker's loop: receive a job, answer ``(kind, payload)``; ends when the pipe closes.
 
-    Kinds: ``ok`` (the value), ``error`` (a :class:`MineproofError` as class, args and
-    attributes), ``spent`` (the CPU time ran out), ``memory``, ``bug`` (a traceback).
+    Kinds: ``ok`` (the value), ``error`` (a :class:`MineproofError`, which pickles as itself),
+    ``spent`` (the CPU time ran out), ``memory``, ``bug`` (a traceback).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is for the server, which stops us
     if memory_mb and sys.platform == "linux":
@@ -119,23 +119,13 @@ def _serve(conn: Connection, cpu_seconds: float, memory_mb: int) -> None:
         except MemoryError:
             reply = ("memory", None)
         except MineproofError as exc:
-            reply = ("error", (type(exc), exc.args, dict(vars(exc))))
+            reply = ("error", exc)
         except BaseException as exc:  # a bug: its traceback goes to the server's log
             reply = ("bug", "".join(traceback.format_exception(exc)))
         try:
             conn.send(reply)
         except Exception as exc:  # an answer that does not pickle is a bug too
             conn.send(("bug", "".join(traceback.format_exception(exc))))
-
-
-def _rebuild(payload: tuple[type[MineproofError], tuple[Any, ...], dict[str, Any]]) -> Exception:
-    """Return the exception a worker reported, with its message and attributes (the error
-    classes take keyword-only arguments that pickling cannot pass back)."""
-    cls, args, state = payload
-    exc = cls.__new__(cls)
-    exc.args = args
-    exc.__dict__.update(state)
-    return exc
 
 
 # --- the pool -------------------------------------------------------------------------------
@@ -308,7 +298,7 @@ class Pool:
     async def run(self, job: Job[T]) -> T:
         """Return the value of ``job`` computed in a worker.
 
-        Raises what the job raises (a :class:`MineproofError`, rebuilt), ``TooComplexError``
+        Raises what the job raises (a :class:`MineproofError`, as raised there), ``TooComplexError``
         when it spent its CPU time or memory, :class:`PoolFull` when its queue is full,
         :class:`WorkerError` for a bug or a dead worker. Cancelling the caller stops the job.
         """
@@ -371,7 +361,8 @@ class Pool:
             value: T = payload
             return value
         if kind == "error":
-            raise _rebuild(payload)
+            error: MineproofError = payload
+            raise error
         if kind in ("spent", "memory"):
             self.counts["spent"] += 1
             what = f"{self.cpu_seconds:g} s of CPU" if kind == "spent" else "its memory"
