@@ -332,6 +332,12 @@ def test_a_game_lost_by_a_flag_under_strict_flags() -> None:
     game = read_game(LAYOUT, moves, "web", strict_flags=True)
     review = review_game(game)
     assert review.summary.outcome == "lost" and review.summary.fatal == 3
+    # The summary names the flag as what lost, as the post-mortem does, never "no mistake".
+    summary = review.summary.to_json("en")
+    assert summary["fatal_flag"] == list(xy("D2"))
+    assert "The flag on D2 lost the game: there is no mine there." in summary["text"]
+    assert "No mistake" not in summary["text"]
+    assert "No guess was taken while a safe cell could be proven." in summary["text"]
     found = post_mortem(game)
     assert found is not None and found.judgement is None
     before = Game(LAYOUT)

@@ -33,6 +33,7 @@ from mineproof.formats.mstoollib import parse_grid
 from mineproof.position import COVERED, FLAG, Position
 from mineproof.web.games import LEVELS, MAX_SIDE
 from mineproof.web.server import MAX_BODY, STATIC, App, allowed_hosts
+from mineproof.web.work import MAX_TEXT
 
 from .conftest import (
     HOST,
@@ -161,7 +162,7 @@ def test_create_every_level_and_custom(
         ({"level": "custom", "width": 9, "height": 9, "mines": 0}, ["0 mines", "9x9"]),
         ({"level": "custom", "width": 9, "height": 9}, ["0 mines"]),
         ({"level": "custom", "width": 9, "height": 9, "mines": 73}, ["73 mines", "1 to 72"]),
-        ({"level": "custom", "width": 3, "height": 3, "mines": 1}, ["1 mine cannot fit", "3x3"]),
+        ({"level": "custom", "width": 3, "height": 3, "mines": 1}, ["3x3 board has no room", "4"]),
         ({"level": "custom", "width": "9", "height": 9, "mines": 3}, ["'width'", "integer"]),
         ({"level": "custom", "width": 9.0, "height": 9, "mines": 3}, ["'width'", "integer"]),
         ({"level": "custom", "width": 9, "height": True, "mines": 3}, ["'height'", "integer"]),
@@ -184,7 +185,10 @@ def test_bad_level_or_size_is_a_400_naming_it(
         ({"width": 1, "height": 9, "mines": 3}, {"name": "width", "allowed": [2, MAX_SIDE]}),
         ({"width": 9, "height": 101, "mines": 3}, {"name": "height", "allowed": [2, MAX_SIDE]}),
         ({"width": 9, "height": 9, "mines": 73}, {"name": "mines", "allowed": [1, 72]}),
-        ({"width": 3, "height": 3, "mines": 1}, {"name": "mines"}),  # no room at all
+        ({"width": 3, "height": 3, "mines": 1}, {"name": "size"}),  # no room at all
+        ({"width": 2, "height": 3, "mines": 1}, {"name": "size"}),
+        ({"width": 4, "height": 3, "mines": 4}, {"name": "mines", "allowed": [1, 3]}),
+        ({"width": 100, "height": 100, "mines": 0}, {"name": "mines", "allowed": [1, 9991]}),
     ],
 )
 def test_a_size_out_of_range_names_the_field_and_its_range(
@@ -194,6 +198,25 @@ def test_a_size_out_of_range_names_the_field_and_its_range(
     reply = client.post("/api/games", {"level": "custom", **fields})
     reply.error(400)
     assert {k: reply.json()[k] for k in ("kind", *data)} == {"kind": "argument", **data}
+
+
+def test_a_paste_too_big_for_the_analysis_board_names_the_limit(client: Client) -> None:
+    """The page words these in the player's language from the data: the sides, the text."""
+    wide = f"{MAX_SIDE + 1}x1x1\n" + "H" * (MAX_SIDE + 1) + "\n"
+    reply = client.post("/api/analyze", {"text": wide})
+    assert reply.error(400).startswith(f"the position is {MAX_SIDE + 1}x1")
+    assert {k: reply.json()[k] for k in ("kind", "name", "allowed")} == {
+        "kind": "argument",
+        "name": "side",
+        "allowed": [1, MAX_SIDE],
+    }
+    reply = client.post("/api/analyze", {"text": "H" * (MAX_TEXT + 1)})
+    assert f"{MAX_TEXT + 1} characters" in reply.error(400)
+    assert {k: reply.json()[k] for k in ("kind", "name", "allowed")} == {
+        "kind": "argument",
+        "name": "text",
+        "allowed": [0, MAX_TEXT],
+    }
 
 
 def test_errors_name_their_kind_and_data(client: Client) -> None:

@@ -8,6 +8,7 @@ Screenshots go to ``MINEPROOF_SCREENSHOTS`` when set, else to the test's tempora
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import os
 import re
@@ -30,7 +31,7 @@ from mineproof.web import App, Games, Store
 from mineproof.web.games import MAX_SIDE
 from mineproof.web.server import allowed_hosts, make_server, serve_in_thread
 from mineproof.web.strings import page_strings
-from mineproof.web.work import analyze_text, first_layout, hint
+from mineproof.web.work import MAX_TEXT, analyze_text, first_layout, hint
 from mineproof.web.work import probabilities as work_probabilities
 
 from .conftest import JSON, HeldPool, covered, wait_for
@@ -570,7 +571,7 @@ def test_the_analysis_board_loads_edits_and_explains(page: Page, tmp_path: Path)
     # The tab opens on an empty 8x8 board, analysed: that answer shown, a pasted position's
     # result must not be taken for it (a slow machine once did, when the paste came after it).
     page.wait_for_selector("#analysis-result[data-state=ok]")
-    assert page.inner_text("#analysis-result").startswith("Arrangements: 151473214816.")
+    assert page.inner_text("#analysis-result").startswith("Arrangements: 151,473,214,816.")
     page.fill("#paste", "4x3x3\n001H\n112H\nHHHH\n")
     page.click("#load-paste")
     page.wait_for_selector("#analysis-result[data-state=ok]")
@@ -681,7 +682,8 @@ def test_empty_board_of_a_larger_size_drops_the_old_analysis(page: Page) -> None
     page.wait_for_selector("#analysis-result[data-state=ok]")
     _empty_board(page, 10, 12, 12)
     page.wait_for_function(
-        "document.querySelector('#analysis-result').innerText.startsWith('Arrangements: 1')"
+        "document.querySelector('#analysis-result').innerText.startsWith("
+        "'Arrangements: \u2248 1.1 \u00d7 10\u00b9\u2076.')"  # C(120, 12), 17 digits
         " && document.querySelectorAll('#editor .cell').length === 120"
     )
     # 12 mines in 120 covered cells: 10 % each, the new size's analysis everywhere.
@@ -1455,6 +1457,7 @@ def test_the_new_texts_follow_the_language_and_the_statistics_chart_the_times(
     chart = page.locator("#charts figure", has_text="6x5").filter(has_text="Random")
     assert chart.locator("svg circle").count() == won  # one dot per win without help
     assert "winning times" in (chart.locator("svg").get_attribute("aria-label") or "")
+    assert f"games won: {won}" in (chart.locator("svg").text_content() or "")
     page.select_option("#lang", "de")
     page.wait_for_function("document.documentElement.lang === 'de'")
     assert "Ohne Hilfe" in rows.filter(has_text="Zufällig").inner_text()
@@ -1675,21 +1678,30 @@ def test_a_big_board_keeps_its_counters_progress_and_refusal_on_the_screen(page:
     assert page.evaluate(ON_SCREEN, "#message"), "the refusal is off the screen"
 
 
-def test_a_huge_arrangement_count_wraps_inside_the_page(page: Page) -> None:
-    """An empty expert board has C(480, 99) arrangements, a number of 105 digits: it wraps in
-    its label, and the page never gets wider than the window."""
+def test_a_huge_arrangement_count_is_shown_rounded_with_its_power_of_ten(page: Page) -> None:
+    """An empty expert board has C(480, 99) arrangements, a number of 105 digits: it is shown
+    as 5.6 x 10^104 (a wall of digits helped no one), a small count in full, grouped as the
+    language groups digits; the page never gets wider than the window."""
     page.click("#tab-analysis")
     page.wait_for_selector("#analysis-result[data-state=ok]")
     _empty_board(page, 30, 16, 99)
     count = str(math.comb(480, 99))
-    assert len(count) == 105
+    assert (len(count), count[:2]) == (105, "56")
+    shown = "Arrangements: \u2248 5.6 \u00d7 10\u00b9\u2070\u2074. "
     page.wait_for_function(
-        "document.querySelector('#analysis-result').innerText.startsWith("
-        f"{'Arrangements: ' + count!r})"
+        f"document.querySelector('#analysis-result').innerText.startsWith({shown!r})"
     )
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
-    right = "document.querySelector('#analysis-result .label').getBoundingClientRect().right"
-    assert page.evaluate(right) <= 1280
+    _empty_board(page, 6, 5, 9)
+    grouped = f"Arrangements: {math.comb(30, 9):,}. "
+    page.wait_for_function(
+        f"document.querySelector('#analysis-result').innerText.startsWith({grouped!r})"
+    )
+    page.select_option("#lang", "de")
+    german = f"{math.comb(30, 9):,}".replace(",", ".")
+    page.wait_for_function(
+        f"document.querySelector('#analysis-result').innerText.includes({german!r})"
+    )
 
 
 LABEL_OVERLAPS = """() => {
@@ -2064,13 +2076,17 @@ def test_a_lost_game_worded_again_does_not_come_back_over_a_new_game(
     assert page.is_hidden("#message")
 
 
-def _analysis_words(text: str, lang: str) -> str:
+def _analysis_words(page: Page, text: str, lang: str) -> str:
     """Return the words the Analysis view shows for the position ``text`` in ``lang``: its
-    label (the page's words) over its hint (the server's)."""
+    label (the page's words, the count grouped as the browser groups digits in ``lang``) over
+    its hint (the server's)."""
     found = analyze_text(text, None, False, lang, MAX_SIDE)
     a, h = found["analysis"], found["hint"]
+    assert len(a["arrangements"]) <= 15  # shown in full
+    group = "([n, lang]) => new Intl.NumberFormat(lang).format(n)"
+    count = page.evaluate(group, [int(a["arrangements"]), lang])
     words = page_strings(lang)["arrangements"]
-    label = words.format(n=a["arrangements"], safe=len(a["safe"]), mine=len(a["mine"]))
+    label = words.format(n=count, safe=len(a["safe"]), mine=len(a["mine"]))
     return f"{label}\n{h['label'] + ' ' if h['label'] else ''}{h['text']}"
 
 
@@ -2094,7 +2110,7 @@ def test_an_analysis_awaited_at_a_language_switch_is_shown_in_the_new_language(
     page.wait_for_selector("#analysis-result[data-state=ok]")
     sent = reply.value.request.post_data_json
     assert sent is not None
-    assert page.inner_text("#analysis-result") == _analysis_words(sent["text"], "fr")
+    assert page.inner_text("#analysis-result") == _analysis_words(page, sent["text"], "fr")
     assert page.get_attribute(_cell(page, "editor", 0, 0), "data-state") == "open"
     # A paste: the position shown is the one before until its answer comes.
     pasted = "4x3x3\n001H\n112H\nHHHH\n"
@@ -2106,7 +2122,7 @@ def test_an_analysis_awaited_at_a_language_switch_is_shown_in_the_new_language(
     page.wait_for_function("document.documentElement.lang === 'de'")
     _release(page)
     page.wait_for_selector("#analysis-result[data-state=ok]")
-    assert page.inner_text("#analysis-result") == _analysis_words(pasted, "de")
+    assert page.inner_text("#analysis-result") == _analysis_words(page, pasted, "de")
     assert page.locator("#editor .cell").count() == 12
 
 
@@ -2295,6 +2311,62 @@ def test_a_game_opened_by_its_address_shows_its_settings(open_page: Opened, page
     assert sizes == ["7", "6", "5"]
     assert not other.is_checked("#guess-free") and other.is_disabled("#technique")
     assert other.is_checked("#punish") and not other.is_checked("#strict")
+
+
+def test_a_board_the_first_click_would_fill_is_refused_in_the_players_words(page: Page) -> None:
+    """A 3x3 board (both sides 3 or less) has no cell left for a mine once the first click
+    opens the cells around it: the page says so and what to change, in the language chosen
+    (it once said only "The server answered with error 400")."""
+    _custom_size(page, 3, 3, 1)
+    page.click("#new")
+    page.wait_for_selector("#message.error")
+    assert page.inner_text("#message") == page_strings("en")["error_board_small"]
+    assert "at least 4" in page.inner_text("#message")
+    page.select_option("#lang", "de")
+    page.wait_for_function("document.documentElement.lang === 'de'")
+    _custom_size(page, 2, 3, 1)
+    page.click("#new")
+    german = page_strings("de")["error_board_small"]
+    page.wait_for_function(f"document.querySelector('#message').innerText === {german!r}")
+    # An error the page has no words of its own for: the server's message, not only its status.
+    answer = json.dumps({"error": "a reason the page never words", "kind": "request"})
+    page.route("**/api/games", lambda route: route.fulfill(status=400, body=answer))
+    _custom_size(page, 8, 8, 10)
+    page.click("#new")
+    said = page_strings("de")["error_other_said"].format(
+        status=400, message="a reason the page never words"
+    )
+    page.wait_for_function(f"document.querySelector('#message').innerText === {said!r}")
+
+
+def test_a_paste_too_big_says_the_limit_and_the_verdict_comes_into_view(page: Page) -> None:
+    """A pasted position with a side over the board's 100, or a text longer than the server
+    reads, is refused with the limit in the player's words; and the verdict on a paste, below
+    a tall board, is scrolled into view (it once stayed out of sight under the board)."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.click("#tab-analysis")
+    page.wait_for_selector("#analysis-result[data-state=ok]")
+    tall = "40x40x100\n" + "000" + "H" * 37 + "\n" + ("H" * 40 + "\n") * 39
+    page.fill("#paste", tall)
+    page.click("#load-paste")
+    page.wait_for_selector(_cell(page, "editor", 39, 39))
+    page.wait_for_selector("#analysis-result[data-state=ok]")
+    in_view = """() => {
+      const r = document.querySelector('#analysis-result').getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= window.innerHeight;
+    }"""
+    page.wait_for_function(in_view)
+    wide = f"{MAX_SIDE + 1}x1x1\n" + "H" * (MAX_SIDE + 1) + "\n"
+    page.fill("#paste", wide)
+    page.click("#load-paste")
+    page.wait_for_selector("#analysis-result[data-state=error]")
+    words = page_strings("en")["error_paste_side"].format(hi=MAX_SIDE)
+    assert page.inner_text("#analysis-result") == words
+    page.wait_for_function(in_view)
+    page.fill("#paste", "H" * (MAX_TEXT + 1))
+    page.click("#load-paste")
+    longer = page_strings("en")["error_paste_long"].format(hi=MAX_TEXT)
+    page.wait_for_function(f"document.querySelector('#analysis-result').innerText === {longer!r}")
 
 
 @pytest.mark.parametrize("mines", ["0", "-3", "2.5"])

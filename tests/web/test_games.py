@@ -49,16 +49,30 @@ def test_check_size_levels_ignore_the_custom_size(level: str) -> None:
 
 @pytest.mark.parametrize(
     ("size", "room"),
-    [((2, 2), 0), ((3, 3), 0), ((4, 4), 7), ((2, 9), 12), ((9, 9), 72), ((100, 100), 9991)],
+    [
+        ((2, 2), 0),
+        ((3, 3), 0),
+        ((3, 2), 0),
+        ((4, 4), 7),
+        ((4, 3), 3),
+        ((2, 9), 12),
+        ((9, 9), 72),
+        ((100, 100), 9991),
+    ],
 )
 def test_check_size_custom_mines_fit_outside_the_opening(size: tuple[int, int], room: int) -> None:
     width, height = size
-    if room:
-        assert check_size("custom", width, height, room) == (width, height, room)
-        assert check_size("custom", width, height, 1) == (width, height, 1)
-    mines = "1 mine" if room == 0 else f"{room + 1:,} mines"
-    with pytest.raises(ArgumentError, match=rf"{mines} cannot fit"):
+    if room == 0:  # the first click's opening fills the board, whatever the mines
+        for mines in (0, 1, 5):
+            with pytest.raises(ArgumentError, match=f"a {width}x{height} board has no room") as e:
+                check_size("custom", width, height, mines)
+            assert (e.value.name, e.value.allowed) == ("size", None)
+        return
+    assert check_size("custom", width, height, room) == (width, height, room)
+    assert check_size("custom", width, height, 1) == (width, height, 1)
+    with pytest.raises(ArgumentError, match=rf"{room + 1:,} mines cannot fit") as e:
         check_size("custom", width, height, room + 1)
+    assert (e.value.name, e.value.allowed) == ("mines", (1, room))
     with pytest.raises(ArgumentError, match="0 mines cannot fit"):
         check_size("custom", width, height, 0)
 

@@ -126,8 +126,9 @@ class ReviewedClick:
 class Summary:
     """What a review sums up (see the module's docstring). ``kinds`` counts the judged clicks
     by kind, ``forced_levels`` and ``mistake_levels`` by level; ``luck`` is exact; ``fatal``
-    is the number of the click that lost; ``time`` that of the last click; ``grade`` is
-    ``None`` when the first click is not an opening click on a safe cell."""
+    is the number of the click that lost, and ``fatal_flag`` its cell when it was a flag where
+    no mine is (strict flags); ``time`` that of the last click; ``grade`` is ``None`` when the
+    first click is not an opening click on a safe cell."""
 
     source: str
     width: int
@@ -152,6 +153,7 @@ class Summary:
     player: str | None = None
     software: str | None = None
     stats: dict[str, float | int | None] = field(default_factory=dict)
+    fatal_flag: tuple[int, int] | None = None
 
     @property
     def study(self) -> int | None:
@@ -177,6 +179,7 @@ class Summary:
             "guesses": {"needed": self.guesses_needed, "taken": self.guesses_taken},
             "luck": float(self.luck),
             "fatal_click": self.fatal,
+            "fatal_flag": None if self.fatal_flag is None else list(self.fatal_flag),
             "wrong_flags": self.wrong_flags,
             "long_thinks": {
                 "count": self.long_thinks,
@@ -334,9 +337,11 @@ def _summary(
             luck *= 1 - j.probability
         if j.fatal and fatal is None:
             fatal = click.number
+    fatal_flag = None
     if fatal is None and game.strict_flags and outcome == "lost":
         # Lost by a flag on a cell with no mine: the last click.
         fatal = clicks[-1].number
+        fatal_flag = clicks[-1].cell
     thinks = [
         c.think
         for c in judged
@@ -370,6 +375,7 @@ def _summary(
         long_think=long_think,
         time=next((c.time for c in reversed(clicks) if c.time is not None), None),
         grade=_grade(game, judged),
+        fatal_flag=fatal_flag,
         player=game.player,
         software=game.software,
         stats=dict(game.stats),
@@ -434,6 +440,12 @@ def summary_text(s: Summary, lang: str = "en") -> str:
             "Game not finished, {n} click.", "Game not finished, {n} clicks.", s.clicks
         )
     parts.append(head.format(n=s.clicks, k=s.fatal))
+    if s.fatal_flag is not None:
+        parts.append(
+            t.gettext("The flag on {cell} lost the game: there is no mine there.").format(
+                cell=cell_name(*s.fatal_flag)
+            )
+        )
     if s.time is not None:
         parts.append(t.gettext("Time: {time} s.").format(time=_seconds(s.time, lang)))
     forced = s.kinds.get("forced", 0)
@@ -475,6 +487,8 @@ def summary_text(s: Summary, lang: str = "en") -> str:
                 level=study, name=level_name(study, lang)
             )
         )
+    elif s.fatal_flag is not None:  # the flag was the mistake: no other, then
+        parts.append(t.gettext("No guess was taken while a safe cell could be proven."))
     else:
         parts.append(t.gettext("No mistake: no guess was taken while a safe cell could be proven."))
     unknown = s.kinds.get("unknown", 0)

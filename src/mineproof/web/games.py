@@ -197,8 +197,9 @@ def stored_game(row: GameRow) -> StoredGame:
 def check_size(level: str, width: int, height: int, mines: int) -> tuple[int, int, int]:
     """Return the board of ``level`` (its standard size, or the custom size given).
 
-    Raises ``ArgumentError`` for an unknown level, a side outside 2..``MAX_SIDE`` or a mine count
-    that does not fit outside the opening of the first click.
+    Raises ``ArgumentError`` for an unknown level, a side outside 2..``MAX_SIDE``, a board that
+    the first click's opening fills (``name`` ``size``: both sides 3 or less) or a mine count
+    that does not fit outside that opening.
     """
     if level in LEVELS:
         return LEVELS[level]
@@ -212,12 +213,18 @@ def check_size(level: str, width: int, height: int, mines: int) -> tuple[int, in
                 allowed=(MIN_SIDE, MAX_SIDE),
             )
     room = width * height - min(width, 3) * min(height, 3)
+    if not room:
+        raise ArgumentError(
+            f"a {width}x{height} board has no room for a mine: the first click opens the 3x3 "
+            "cells around it; make one side at least 4",
+            name="size",
+        )
     if not 1 <= mines <= room:
         raise ArgumentError(
             f"{counted(mines, 'mine')} cannot fit on a {width}x{height} board with an opening "
             f"first click (1 to {room})",
             name="mines",
-            allowed=(1, room) if room else None,
+            allowed=(1, room),
         )
     return width, height, mines
 

@@ -579,10 +579,11 @@ class App:
         check_lang(lang)
         trust = _field(data, "trust_flags", bool, False)
         if len(text) > MAX_TEXT:
-            raise _BadRequest(
-                400,
+            raise ArgumentError(
                 f"the position text has {len(text)} characters: the analysis board reads at "
                 f"most {MAX_TEXT} (sides up to {MAX_SIDE})",
+                name="text",
+                allowed=(0, MAX_TEXT),
             )
         job = Job(analyze_text, (text, mines, trust, lang, MAX_SIDE), heavy=True)
         result: dict[str, Any] = await self.pool.run(job)

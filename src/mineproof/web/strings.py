@@ -150,6 +150,20 @@ def page_strings(lang: str) -> dict[str, str]:
         ),
         "error_move": t.pgettext("page", "This move is not allowed."),
         "error_other": t.pgettext("page", "The server answered with error {status}."),
+        "error_other_said": t.pgettext(
+            "page", "The server answered with error {status}: {message}"
+        ),
+        "error_board_small": t.pgettext(
+            "page",
+            "This board is too small: the first click opens the 3x3 cells around it and "
+            "leaves no room for a mine. Make one side at least 4.",
+        ),
+        "error_paste_side": t.pgettext(
+            "page", "The analysis board shows positions with sides of up to {hi} cells."
+        ),
+        "error_paste_long": t.pgettext(
+            "page", "This text is too long: the analysis board reads at most {hi} characters."
+        ),
         "error_language": t.pgettext(
             "page", "{language} could not be loaded: the page stays in this language."
         ),
@@ -286,7 +300,7 @@ def page_strings(lang: str) -> dict[str, str]:
             "page",
             "{board}: winning times in seconds, in the order played (games: {n}); best {best} s",
         ),
-        "chart_games": t.pgettext("page", "games won"),
+        "chart_won": t.pgettext("page", "games won: {n}"),
         "stats_help": t.pgettext(
             "page",
             "Games where a hint or the probabilities were shown are counted apart, and only "

@@ -305,16 +305,18 @@ def analyze_text(
     (``None`` when the hint is too complex to explain, though the analysis counted).
 
     Raises ``FormatError`` for text that is no position, ``ArgumentError`` for a board wider or
-    taller than ``max_side`` (the page shows no more) or a mine total larger than the covered
-    cells (``name`` ``mines``, with the totals ``allowed``), :class:`ImpossiblePosition` when no
-    arrangement fits and ``TooComplexError`` when the analysis is beyond its budget.
+    taller than ``max_side`` (the page shows no more; ``name`` ``side``) or a mine total larger
+    than the covered cells (``name`` ``mines``, with the totals ``allowed``),
+    :class:`ImpossiblePosition` when no arrangement fits and ``TooComplexError`` when the
+    analysis is beyond its budget.
     """
     position = load_position(text.encode(), mines)
     if position.width > max_side or position.height > max_side:
         raise ArgumentError(
             f"the position is {position.width}x{position.height}: the analysis board shows "
             f"sides up to {max_side}",
-            name="text",
+            name="side",
+            allowed=(1, max_side),
         )
     shown = {
         "width": position.width,

@@ -4,7 +4,7 @@
 // Its state is one object, `s`: the edited cells and the last answer for exactly those cells.
 
 import { BoardView, COVERED, FLAG, codeLook } from "./board.js";
-import { t } from "./i18n.js";
+import { countText, t } from "./i18n.js";
 import { markPending, showMessage } from "./util.js";
 
 const TEMPLATE = `
@@ -143,6 +143,9 @@ export const analysisView = {
         Object.assign(s, { result: null, error: err, busy: false });
       }
       render();
+      // A pasted position's verdict may be below a tall board: bring it into view (an edit of
+      // the board is answered where the player is looking, without a jump).
+      if (text !== null) q("analysis-result").scrollIntoView({ block: "nearest" });
     }
 
     // Edit from here on the position the server read (size, mine total, cells).
@@ -175,7 +178,7 @@ export const analysisView = {
       const box = q("analysis-result");
       if (a) {
         const h = s.result.hint; // null: counted, but too complex to explain
-        const label = t("arrangements", { n: a.arrangements, safe: a.safe.length, mine: a.mine.length });
+        const label = t("arrangements", { n: countText(a.arrangements), safe: a.safe.length, mine: a.mine.length });
         const words = h ? (h.label ? h.label + " " : "") + h.text : t("hint_too_complex");
         showMessage(box, { label, text: words });
         box.dataset.state = "ok";

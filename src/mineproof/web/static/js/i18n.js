@@ -67,7 +67,8 @@ export function translate(root = document) {
 }
 
 // Return the words for an error of the API (an ApiError, see api.js), in the page's language:
-// from its kind and data, never the server's English message. `labels` gives the key of the
+// from its kind and data; the server's English message only for an error the page has no
+// words for (a request the page itself would not make). `labels` gives the key of the
 // label of a field where a view names it otherwise than the request does ({ mines: "mine_total" }).
 export function errorText(err, labels = {}) {
   const d = err.data || {};
@@ -87,6 +88,9 @@ export function errorText(err, labels = {}) {
     case "format":
       return d.line ? t("error_format_at", { line: d.line, column: d.column ?? 1 }) : t("error_format");
     case "argument": {
+      if (d.name === "size") return t("error_board_small");
+      if (d.name === "side" && d.allowed) return t("error_paste_side", { hi: d.allowed[1] });
+      if (d.name === "text" && d.allowed) return t("error_paste_long", { hi: d.allowed[1] });
       const field = labels[d.name] || d.name;
       if (d.allowed && field in table) {
         return t("error_range", { field: t(field), lo: d.allowed[0], hi: d.allowed[1] });
@@ -99,5 +103,22 @@ export function errorText(err, labels = {}) {
     case "store": return t("error_store");
     case "illegal-move": return t("error_move");
   }
+  // No words of the page's own for it: the server's message (in English) says what is wrong.
+  if (d.error) return t("error_other_said", { status: err.status, message: d.error });
   return t("error_other", { status: err.status });
+}
+
+const SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹";
+
+// Return a count given as its decimal digits (exact, often longer than a number of JavaScript
+// holds) as the page's language writes it: in full, grouped, up to 15 digits; else rounded to
+// two figures with its power of ten ("≈ 3.6 × 10¹³³⁹").
+export function countText(digits) {
+  const s = String(digits);
+  if (!/^[0-9]+$/.test(s) || s.length <= 15) return new Intl.NumberFormat(current).format(Number(s));
+  let power = s.length - 1;
+  let lead = Math.round(Number(s.slice(0, 3)) / 10) / 10; // 1.0 to 10.0
+  if (lead >= 10) [lead, power] = [1, power + 1];
+  const exponent = [...String(power)].map((c) => SUPERSCRIPT[Number(c)]).join("");
+  return `≈ ${decimal(lead, 1)} × 10${exponent}`;
 }

@@ -60,12 +60,15 @@ function chart(row) {
   picture.append(
     svg("line", { class: "axis", x1: left, y1: h - bottom, x2: w, y2: h - bottom }),
     svg("line", { class: "axis", x1: left, y1: 4, x2: left, y2: h - bottom }),
-    svg("text", { x: left - 4, y: y(most) + 4, "text-anchor": "end" }, decimal(most, most < 10 ? 1 : 0)),
     svg("text", { x: left - 4, y: h - bottom, "text-anchor": "end" }, "0"),
-    svg("text", { x: w - 2, y: h - 4, "text-anchor": "end" }, `${times.length} ${t("chart_games")}`),
+    svg("text", { x: w - 2, y: h - 4, "text-anchor": "end" }, t("chart_won", { n: times.length })),
     svg("line", { class: "best", x1: left, y1: y(row.best_time), x2: w, y2: y(row.best_time) }),
     svg("polyline", { class: "line", points: times.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ") }),
   );
+  // The longest time on the axis, unless it is too near the 0 to be read apart from it.
+  if (y(most) < h - bottom - 12) {
+    picture.append(svg("text", { x: left - 4, y: y(most) + 4, "text-anchor": "end" }, decimal(most, most < 10 ? 1 : 0)));
+  }
   for (const [i, v] of times.entries()) {
     const dot = svg("circle", { class: "dot", cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: 2.5 });
     dot.appendChild(svg("title", {}, `${decimal(v, 1)} s`));
