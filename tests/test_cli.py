@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
@@ -1136,6 +1137,47 @@ def test_a_board_that_takes_long_shows_its_progress_on_a_terminal(
     assert notes[1].startswith("board 1: 1 layout tried (")
     assert any(", 1 change tried (" in note for note in notes)
     assert any("changes tried; grading: 1 step (" in note for note in notes)
+
+
+def test_a_long_gif_or_review_shows_its_progress_on_a_terminal_then_erases_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record: dict[str, object] = {}
+    play_game(Board(9, 9), 10, random.Random(2), "classic", "best", record)
+    game = write(tmp_path, "game.json", json.dumps(record))
+    frames = len(record["moves"])  # type: ignore[arg-type]
+    replay = ["replay", game, "--out", str(tmp_path / "a.gif")]
+    review = ["review", game, "--gif", str(tmp_path / "b.gif")]
+    quiet = [run(capsys, *args) for args in (replay, review)]
+    assert all(status == 0 and err == "" for status, _, err in quiet)  # not a terminal
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    # Every report drawn, as on a game that takes long.
+    monkeypatch.setattr("mineproof.cli._BoardNote.NOTE_AFTER", 0.0)
+    monkeypatch.setattr("mineproof.cli._BoardNote.NOTE_EVERY", 0.0)
+    for args, (_, out_before, _) in zip((replay, review), quiet, strict=True):
+        status, out, err = run(capsys, *args)
+        assert status == 0 and out == out_before
+        notes = err.split("\r\x1b[K")
+        assert notes[0] == "" and notes[-1] == ""  # erased before the result is printed
+        first = "reviewing, click" if args[0] == "review" else "drawing the GIF, frame"
+        assert notes[1].startswith(f"{first}: 1 of {frames:,} (")
+        last = rf"drawing the GIF, frame: {frames:,} of {frames:,} \(\d+ s\)"
+        assert any(re.fullmatch(last, note) for note in notes)
+
+
+def test_a_position_read_from_a_terminal_is_asked_for(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no file, a command reads standard input: on a terminal it says so, rather than
+    seem to hang; from a pipe it says nothing."""
+    for terminal in (True, False):
+        stdin = io.TextIOWrapper(io.BytesIO(b"3x1x1\n1HH\n"))
+        monkeypatch.setattr(stdin, "isatty", lambda t=terminal: t)
+        monkeypatch.setattr(sys, "stdin", stdin)
+        status, out, err = run(capsys, "analyze")
+        assert status == 0 and out.startswith("3x1, 1 mine, 2 covered cells")
+        asked = "mineproof: reading a position from the terminal: paste it, then Ctrl+D"
+        assert err.startswith(asked) if terminal else err == ""
 
 
 def test_the_readme_documents_every_option_of_every_command() -> None:

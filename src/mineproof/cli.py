@@ -537,6 +537,19 @@ def _write_text(path: str, text: str) -> None:
     _write_bytes(Path(path), text.encode("utf-8"))
 
 
+def _input(path: str, what: str) -> bytes:
+    """Return the bytes of ``path`` (``-``: standard input, with a word on standard error
+    first when it is a terminal, where the command would otherwise wait without a sign).
+    Raises what :func:`read_bytes` raises."""
+    isatty = getattr(sys.stdin, "isatty", None)  # stdin may be None, or replaced
+    if path == "-" and isatty is not None and isatty():
+        print(
+            f"mineproof: reading {what} from the terminal: paste it, then Ctrl+D on a new line",
+            file=sys.stderr,
+        )
+    return read_bytes(path)
+
+
 def _position(args: argparse.Namespace) -> Position:
     """Return the position of ``args.file``, with ``--mines`` as its mine total when given.
 
@@ -544,7 +557,7 @@ def _position(args: argparse.Namespace) -> Position:
     covered cells too (the error names the file), and ``ArgumentError`` naming ``--mines`` and
     the file when the total given is larger than the file's covered cells.
     """
-    data = read_bytes(args.file)
+    data = _input(args.file, "a position")
     try:
         return load_position(data, args.mines)
     except ArgumentError as exc:
@@ -579,7 +592,7 @@ def _hint(args: argparse.Namespace) -> str:
 def _layout(args: argparse.Namespace) -> Layout:
     """Return the layout of ``args.file``; raises ``FormatError`` when it is malformed and
     ``ArgumentError`` when ``--start`` is outside its board."""
-    layout = load_layout(read_bytes(args.file))
+    layout = load_layout(_input(args.file, "a layout"))
     x, y = args.start
     board = layout.board
     if not (x < board.width and y < board.height):
@@ -713,7 +726,9 @@ def _replay(args: argparse.Namespace) -> str:
         )
     record = load_record(read_bytes(args.file))
     if kind == ".gif":
-        _write_bytes(Path(args.out), animation_gif(record, args.speed, args.scale))
+        with _late_note("drawing the GIF, frame") as note:
+            gif = animation_gif(record, args.speed, args.scale, note)
+        _write_bytes(Path(args.out), gif)
     else:
         _write_text(args.out, animation_svg(record, args.speed))
     return f"wrote {args.out}: {counted(len(record['moves']), 'move')}, {record['outcome']}"
@@ -824,11 +839,14 @@ def _review(args: argparse.Namespace) -> str:
         args.file = name  # errors name the game
         if game is None:
             game = read_file(read_bytes(name), name)
-        review = review_game(game, long_think=args.long_think)
+        with _late_note("reviewing, click") as note:
+            review = review_game(game, long_think=args.long_think, progress=note)
         if args.svg is not None:
             _write_text(args.svg, review_svg(review, args.speed))
         if args.gif is not None:
-            _write_bytes(Path(args.gif), review_gif(review, args.speed, args.scale))
+            with _late_note("drawing the GIF, frame") as note:
+                gif = review_gif(review, args.speed, args.scale, note)
+            _write_bytes(Path(args.gif), gif)
         if args.json:
             return json.dumps(review.to_json(args.lang), ensure_ascii=False)
         return review.text(args.lang, args.all)
@@ -885,6 +903,36 @@ def _end_bar() -> None:
     if _bar_open[0]:
         _bar_open[0] = False
         print(file=sys.stderr)
+
+
+@contextlib.contextmanager
+def _late_note(what: str) -> Iterator[Callable[[int, int], None] | None]:
+    """Yield a progress callback, told ``(done, total)``, that shows ``what: done of total``
+    on standard error (a terminal) once the work has taken :attr:`_BoardNote.NOTE_AFTER`
+    seconds, redrawn at most every :attr:`_BoardNote.NOTE_EVERY` seconds, and erased when the
+    block ends; ``None`` when standard error is no terminal."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    start = time.monotonic()
+    due = [start + _BoardNote.NOTE_AFTER]
+    shown = [False]
+
+    def show(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now < due[0]:
+            return
+        due[0] = now + _BoardNote.NOTE_EVERY
+        line = f"{what}: {done:,} of {total:,} ({now - start:.0f} s)"
+        print(f"\r\033[K{line}", end="", file=sys.stderr, flush=True)
+        shown[0] = _bar_open[0] = True
+
+    try:
+        yield show
+    finally:
+        if shown[0]:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+            _bar_open[0] = False
 
 
 class _BoardNote:

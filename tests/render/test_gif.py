@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -152,7 +152,7 @@ def test_frames_round_trip_through_pillow(
     decoded = decode(data)
     assert [d for _, d in decoded] == [f.delay * 10 for f in frames]
     for n, ((rgb, _), frame) in enumerate(zip(decoded, frames, strict=True)):
-        assert rgb == rgb_bytes(frame.pixels, palette), f"frame {n}"
+        assert rgb == rgb_bytes(bytes(frame.pixels), palette), f"frame {n}"
 
 
 def test_a_full_code_table_is_cleared_and_decodes() -> None:
@@ -209,6 +209,55 @@ def test_later_frames_store_only_the_changed_rectangle() -> None:
     assert rects(data) == [(0, 0, 50, 40), (7, 12, 24, 9), (44, 5, 1, 1), (0, 0, 1, 1)]
     kinds = [k for k, _ in blocks(data)]
     assert kinds == ["application"] + ["control", "image"] * 4
+
+
+@settings(max_examples=40, deadline=None)
+@given(images(max_side=40), st.integers(0, 2**32), st.integers(1, 6))
+def test_frames_with_a_box_decode_as_given_from_one_buffer_drawn_over(
+    image: tuple[int, int, list[Rgb], bytes], seed: int, count: int
+) -> None:
+    """A frame that says where it changed (its box, which may be larger than its changes) is
+    stored as that box and decodes as given, even when every frame is a view of one buffer
+    that the next overwrites (as a raster's frames are)."""
+    width, height, palette, pixels = image
+    rng = random.Random(seed)
+    buffer = bytearray(pixels)
+    wanted = [bytes(buffer)]
+
+    def frames() -> Iterator[Frame]:
+        yield Frame(memoryview(buffer), 7)
+        for _ in range(count):
+            left, top = rng.randrange(width), rng.randrange(height)
+            w, h = rng.randint(1, width - left), rng.randint(1, height - top)
+            for _ in range(rng.choice([0, 1, 5, w * h])):
+                x, y = left + rng.randrange(w), top + rng.randrange(h)
+                buffer[y * width + x] = rng.randrange(len(palette))
+            wanted.append(bytes(buffer))
+            yield Frame(memoryview(buffer), 7, (left, top, w, h))
+
+    data = encode_gif(width, height, palette, frames())
+    decoded = decode(data)
+    assert len(decoded) == len(wanted)
+    for n, ((rgb, _), want) in enumerate(zip(decoded, wanted, strict=True)):
+        assert rgb == rgb_bytes(want, palette), f"frame {n}"
+
+
+def test_a_box_is_stored_as_given_and_checked() -> None:
+    width, height = 50, 40
+    first = bytes(width * height)
+    second = bytearray(first)
+    second[12 * width + 30] = 1  # (30, 12), inside the box given
+    palette = [(0, 0, 0), (255, 0, 0)]
+    frames = [Frame(first, 5), Frame(bytes(second), 5, (20, 10, 16, 16))]
+    assert rects(encode_gif(width, height, palette, frames)) == [(0, 0, 50, 40), (20, 10, 16, 16)]
+    for box in [(40, 0, 11, 1), (0, 0, 0, 1), (-1, 0, 2, 2), (0, 39, 1, 2)]:
+        with pytest.raises(ValueError, match="box"):
+            encode_gif(width, height, palette, [Frame(first, 5), Frame(first, 5, box)])
+    second[12 * width + 30] = 2  # a colour the palette lacks, inside the box: refused
+    with pytest.raises(ValueError, match="colour 2"):
+        encode_gif(
+            width, height, palette, [Frame(first, 5), Frame(bytes(second), 5, (30, 12, 1, 1))]
+        )
 
 
 def test_loop_comment_and_header() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from mineproof.position import COVERED, FLAG
@@ -12,6 +14,7 @@ from mineproof.render.raster import (
     TILE,
     WRONG_FLAG,
     BoardRaster,
+    Highlight,
     colour_index,
 )
 from mineproof.render.svg import NUMBER_COLOURS
@@ -58,6 +61,35 @@ def test_outlines_come_and_go_and_only_changed_cells_are_redrawn() -> None:
     assert second[0] == colour_index("#e08a00")
     assert second[2 * TILE * w - 1] == colour_index("#808080")  # untouched cell (2, 1)
     assert raster.draw([COVERED] * 6, {5: "mine"})[2 * TILE * w - 1] == colour_index("#d01c1c")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_drawing_only_the_changed_cells_paints_what_a_whole_drawing_does(seed: int) -> None:
+    """Told the cells that changed, a raster paints the same pixels as one that looks at
+    every cell; its box holds every pixel that differs from the frame before; its view is
+    the same pixels."""
+    rng = random.Random(seed)
+    width, height = rng.randint(1, 12), rng.randint(1, 9)
+    codes = [COVERED, FLAG, MINE, EXPLODED, WRONG_FLAG, *range(9)]
+    kinds: list[Highlight] = ["safe", "mine", "guess", "mistake"]
+    whole, told = BoardRaster(width, height), BoardRaster(width, height)
+    cells = [rng.choice(codes) for _ in range(width * height)]
+    before = told.draw(cells)
+    assert before == whole.draw(cells)
+    for _ in range(30):
+        changed = rng.sample(range(len(cells)), rng.randint(0, min(4, len(cells))))
+        for i in changed:
+            cells[i] = rng.choice(codes)
+        marks = {rng.randrange(len(cells)): rng.choice(kinds) for _ in range(rng.randint(0, 2))}
+        after = bytes(told.draw_view(cells, marks, changed))
+        assert after == whole.draw(cells, marks)
+        left, top, w, h = told.box
+        row = told.pixel_width
+        for k in range(len(after)):
+            y, x = divmod(k, row)
+            if not (left <= x < left + w and top <= y < top + h):
+                assert after[k] == before[k], (k, told.box)
+        before = after
 
 
 def test_raster_rejects_bad_input() -> None:

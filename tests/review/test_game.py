@@ -31,6 +31,7 @@ Luck: the perfect logician survives the needed guesses of clicks 2 and 8 with a 
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -40,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image, ImageSequence
 
 from mineproof.board import Board, Layout, cell_name
 from mineproof.errors import FormatError, TooComplexError
@@ -49,8 +51,10 @@ from mineproof.formats.layout_text import parse_layout_text
 from mineproof.game import Game
 from mineproof.logic import linear, steps
 from mineproof.logic.linear import clear_relaxations
+from mineproof.render import Frame
 from mineproof.review import (
     Judgement,
+    animate,
     mistakes_table,
     post_mortem,
     read_game,
@@ -265,6 +269,32 @@ def test_the_animations_mark_the_clicks() -> None:
     assert svg.count('class="mark mistake"') == 2 and svg.count('class="mark guess"') == 2
     assert svg.count('class="mark wrong-flag"') == 1 and svg.count('class="mark flag"') == 1
     assert 'class="exploded"' in svg
+
+
+def _gif_frames(data: bytes) -> list[bytes]:
+    """Return each frame of a GIF as Pillow composes it (RGB bytes)."""
+    with Image.open(io.BytesIO(data)) as im:
+        return [frame.convert("RGB").tobytes() for frame in ImageSequence.Iterator(im)]
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_the_review_gif_stores_where_each_click_changed_and_shows_every_frame(
+    monkeypatch: pytest.MonkeyPatch, strict: bool
+) -> None:
+    """Each frame is stored as the cells its click changed (the raster's box); Pillow shows
+    the same frames as from an encoding told nothing, which compares the frames pixel by
+    pixel."""
+    moves = [(None, "open", *xy("A4")), (None, "open", *xy("D1")), (None, "flag", *xy("D2"))]
+    for game in (read_record(RECORD), read_game(LAYOUT, moves, "web", strict_flags=strict)):
+        review = review_game(game)
+        told = review_gif(review, 0.1, 2)
+        monkeypatch.setattr(
+            animate, "Frame", lambda pixels, delay, box=None: Frame(bytes(pixels), delay)
+        )
+        untold = review_gif(review, 0.1, 2)
+        monkeypatch.undo()
+        assert len(_gif_frames(told)) == len(review.clicks) + 1
+        assert _gif_frames(told) == _gif_frames(untold)
 
 
 def test_a_chord_on_a_wrong_flag_that_opens_only_a_mine() -> None:

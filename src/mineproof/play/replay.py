@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from mineproof.board import MAX_SIDE, Board, Layout, cell_name
@@ -39,6 +39,7 @@ __all__ = [
     "MAX_GIF_PIXELS",
     "animation_gif",
     "animation_svg",
+    "changed_cells",
     "check_record",
     "gif_delays",
     "gif_raster",
@@ -452,14 +453,20 @@ def gif_delays(seconds_per_move: float, moves: int) -> list[int]:
     return [delay] * moves + [min(0xFFFF, delay + _FINAL_HOLD)]
 
 
-def animation_gif(record: dict[str, Any], seconds_per_move: float = 0.15, scale: int = 1) -> bytes:
+def animation_gif(
+    record: dict[str, Any],
+    seconds_per_move: float = 0.15,
+    scale: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> bytes:
     """Return the recorded game as an animated GIF, one move every ``seconds_per_move``.
 
     The first frame is the covered board; each move adds a frame with the move's cell outlined
     (green for a forced or first opening, amber for a guess, red for a flag), so there are
     ``moves + 1`` frames, with the delays of :func:`gif_delays`. The last frame of a lost game
     shows the mines, the exploded one on red and wrong flags crossed out. Cells are
-    ``16 * scale`` pixels square.
+    ``16 * scale`` pixels square. ``progress``, when given, is told ``(frames made, frames)``
+    after each frame.
 
     Raises ``FormatError`` when the record does not replay by the rules (see :func:`replay`),
     and ``ArgumentError`` when a frame would have more than :data:`MAX_GIF_PIXELS` pixels.
@@ -471,21 +478,40 @@ def animation_gif(record: dict[str, Any], seconds_per_move: float = 0.15, scale:
     delays = gif_delays(seconds_per_move, len(record["moves"]))
 
     def frames() -> Iterator[Frame]:
-        yield Frame(raster.draw(game.position().cells), delays[0])
+        before = game.position()
+        yield Frame(raster.draw(before.cells), delays[0])
         last = len(delays) - 1
         for n, move in enumerate(_moves(game, record), 1):
-            cells: Sequence[int] = game.position().cells
+            after = game.position()
+            cells: Sequence[int] = after.cells
+            changed: Iterable[int] | None = changed_cells(before, after)
             if n == last and game.exploded is not None:
-                cells = lost_cells(game, cells)
+                cells, changed = lost_cells(game, cells), None
             mark: Highlight = "mine" if move["action"] == "flag" else "safe"
             if move["reason"].get("kind") == "guess":
                 mark = "guess"
             x, y = move["cell"]
-            yield Frame(raster.draw(cells, {board.index(x, y): mark}), delays[n])
+            pixels = raster.draw_view(cells, {board.index(x, y): mark}, changed)
+            yield Frame(pixels, delays[n], raster.box)
+            before = after
+            if progress is not None:
+                progress(n, last)
 
     return encode_gif(
         raster.pixel_width, raster.pixel_height, PALETTE, frames(), comment=_title(record)
     )
+
+
+def changed_cells(before: Position, after: Position) -> list[int]:
+    """Return the cells that are covered, opened or flagged in ``after`` otherwise than in
+    ``before`` (two positions of one game), in index order."""
+    diff = (before.covered_mask ^ after.covered_mask) | (before.flag_mask ^ after.flag_mask)
+    cells = []
+    while diff:  # one step a changed cell, not a cell of the board
+        low = diff & -diff
+        cells.append(low.bit_length() - 1)
+        diff ^= low
+    return cells
 
 
 def lost_cells(game: Game, cells: Sequence[int]) -> list[int]:

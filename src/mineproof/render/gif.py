@@ -24,15 +24,24 @@ Rgb = tuple[int, int, int]
 _MAX_CODES = 4096  # GIF codes are at most 12 bits
 _MAX_SIDE = 0xFFFF
 _MAX_DELAY = 0xFFFF
+_RUN = 16  # pixels compared at once where a row changed: a cell's width at scale 1
 
 
 @dataclass(frozen=True, slots=True)
 class Frame:
     """One frame of an animation: ``pixels`` are palette indices, row by row, and ``delay`` is
-    how long the frame shows, in hundredths of a second (0 to 65535)."""
+    how long the frame shows, in hundredths of a second (0 to 65535).
 
-    pixels: bytes
+    ``box``, when given, is ``(left, top, width, height)`` of a rectangle outside which every
+    pixel is as in the frame before (a :class:`~mineproof.render.raster.BoardRaster`'s
+    ``box``): the encoder then looks inside it only, so a frame of a big board that changes a
+    little costs little; ``None``: the frames are compared, pixel by pixel. The encoder reads
+    ``pixels`` before it asks for the next frame, so they may be a view of a buffer that the
+    next frame overwrites."""
+
+    pixels: bytes | bytearray | memoryview
     delay: int
+    box: tuple[int, int, int, int] | None = None
 
 
 def lzw_compress(data: bytes, min_code_size: int) -> bytes:
@@ -116,14 +125,16 @@ def encode_gif(
 
     ``palette`` (1 to 256 colours) becomes the global colour table, padded with black to a power
     of two. The first frame is stored whole; each later one as the rectangle of pixels that
-    differ from the frame before (one pixel when none does), drawn over it. ``loop`` is how many
+    differ from the frame before (one pixel when none does), or as its ``box`` when it has one
+    (see :class:`Frame`), drawn over it. ``loop`` is how many
     times the animation repeats (0: for ever; ``None``: no NETSCAPE2.0 extension, play once).
     ``comment``, when given, is stored in a comment extension (as ASCII, other characters
     become ``?``). ``frames`` may be a generator: only the previous frame is kept.
 
     Raises ``ValueError`` for a side outside 1..65535, an empty or too large palette, a colour
-    component outside 0..255, no frames, a frame of the wrong length or with an index outside
-    the palette, a delay outside 0..65535, or a ``loop`` outside 0..65535.
+    component outside 0..255, no frames, a frame of the wrong length, a box outside the image,
+    an index outside the palette among the pixels stored (those of the first frame, and of each
+    later one inside its rectangle), a delay outside 0..65535, or a ``loop`` outside 0..65535.
     """
     if not (1 <= width <= _MAX_SIDE and 1 <= height <= _MAX_SIDE):
         raise ValueError(f"image size {width}x{height} is outside 1..65535")
@@ -151,30 +162,42 @@ def encode_gif(
     if comment is not None:
         out += b"\x21\xfe" + _sub_blocks(comment.encode("ascii", "replace"))
     size = width * height
-    previous: bytes | None = None
+    previous: bytearray | None = None  # the picture so far, changed where each frame stores
     for n, frame in enumerate(frames):
-        pixels = bytes(frame.pixels)
+        pixels = frame.pixels
         if len(pixels) != size:
             raise ValueError(f"frame {n} has {len(pixels)} pixels, not {width}x{height}")
-        bad = _at_least(pixels, len(palette))
-        if bad is not None:
-            raise ValueError(f"frame {n} uses colour {bad} of a {len(palette)}-colour palette")
         if not 0 <= frame.delay <= _MAX_DELAY:
             raise ValueError(f"frame {n} delay {frame.delay} is outside 0..65535")
         # Graphic control extension: disposal 1 (leave the frame for the next to draw over),
         # the delay, and for a later frame the transparent index.
         if previous is None:
             left, top, w, h = 0, 0, width, height
-            rect = pixels
+            rect = bytes(pixels)
             out += b"\x21\xf9\x04\x04" + _u16(frame.delay) + b"\x00\x00"
         else:
-            left, top, w, h = _changed(previous, pixels, width)
-            rect = _rectangle(previous, pixels, width, (left, top, w, h), transparent)
+            box = frame.box or _changed(previous, pixels, width)
+            left, top, w, h = box
+            if not (left >= 0 and top >= 0 and 1 <= w <= width - left and 1 <= h <= height - top):
+                raise ValueError(f"frame {n} box {box} is not inside {width}x{height}")
+            rect = _rectangle(previous, pixels, width, box, transparent)
+        # Only the pixels stored are checked: the others are those of a frame checked before.
+        stored = b"".join(
+            pixels[y * width + left : y * width + left + w] for y in range(top, top + h)
+        )
+        bad = _at_least(stored, len(palette))
+        if bad is not None:
+            raise ValueError(f"frame {n} uses colour {bad} of a {len(palette)}-colour palette")
+        if previous is None:
+            previous = bytearray(pixels)
+        else:
             if transparent is None:
                 out += b"\x21\xf9\x04\x04" + _u16(frame.delay) + b"\x00\x00"
             else:
                 out += b"\x21\xf9\x04\x05" + _u16(frame.delay) + bytes([transparent, 0])
-        previous = pixels
+            for y in range(top, top + h):
+                at = y * width + left
+                previous[at : at + w] = pixels[at : at + w]
         out += b"\x2c" + _u16(left) + _u16(top) + _u16(w) + _u16(h) + b"\x00"
         out.append(min_code_size)
         out += _sub_blocks(lzw_compress(rect, min_code_size))
@@ -209,29 +232,42 @@ def _sub_blocks(data: bytes) -> bytes:
 
 
 def _rectangle(
-    before: bytes,
-    after: bytes,
+    before: bytearray,
+    after: bytes | bytearray | memoryview,
     width: int,
     rect: tuple[int, int, int, int],
     transparent: int | None,
 ) -> bytes:
     """Return the pixels of ``after`` inside ``rect`` (left, top, width, height), row by row,
-    with each pixel that equals ``before``'s replaced by ``transparent`` (unless ``None``)."""
+    with each pixel that equals ``before``'s replaced by ``transparent`` (unless ``None``).
+    Rows, then runs of :data:`_RUN` pixels, that are unchanged are replaced whole."""
     left, top, w, h = rect
     rows = []
+    clear = b"" if transparent is None else bytes([transparent]) * w
     for y in range(top, top + h):
-        new = after[y * width + left : y * width + left + w]
+        at = y * width + left
+        new = after[at : at + w]
         if transparent is not None:
-            old = before[y * width + left : y * width + left + w]
+            old = before[at : at + w]
             if new == old:
-                new = bytes([transparent]) * w
+                new = clear
             else:
-                new = bytes(transparent if a == b else a for a, b in zip(new, old, strict=True))
+                runs = []
+                for k in range(0, w, _RUN):
+                    a, b = new[k : k + _RUN], old[k : k + _RUN]
+                    if a == b:
+                        runs.append(clear[: len(a)])
+                    else:
+                        pairs = zip(a, b, strict=True)
+                        runs.append(bytes(transparent if u == v else u for u, v in pairs))
+                new = b"".join(runs)
         rows.append(new)
     return b"".join(rows)
 
 
-def _changed(before: bytes, after: bytes, width: int) -> tuple[int, int, int, int]:
+def _changed(
+    before: bytearray, after: bytes | bytearray | memoryview, width: int
+) -> tuple[int, int, int, int]:
     """Return ``(left, top, width, height)`` of the smallest rectangle holding every pixel in
     which ``after`` differs from ``before``; the top-left pixel when none does.
 

@@ -14,7 +14,7 @@ a long game one after another costs little more than the cells that changed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
 from mineproof.position import COVERED, FLAG
@@ -222,40 +222,89 @@ class BoardRaster:
         self._drawn: list[tuple[int, Highlight | None] | None] = [None] * (width * height)
         self._tiles: dict[tuple[int, Highlight | None], list[bytes]] = {}
         self._pictures = _tile_pictures()
+        self._marked: tuple[int, ...] = ()
+        self.box: tuple[int, int, int, int] = (0, 0, self.pixel_width, self.pixel_height)
+        """The pixels the last :meth:`draw` repainted: ``(left, top, width, height)`` of the
+        smallest rectangle of cells holding them (the top-left pixel when it repainted none);
+        every pixel outside it is as the draw before left it."""
 
     def draw(
-        self, cells: Sequence[int], highlights: Mapping[int, Highlight] | None = None
+        self,
+        cells: Sequence[int],
+        highlights: Mapping[int, Highlight] | None = None,
+        changed: Iterable[int] | None = None,
     ) -> bytes:
         """Paint ``cells`` (one code a cell by index ``y * width + x``: 0-8, ``COVERED``,
         ``FLAG``, ``MINE``, ``EXPLODED`` or ``WRONG_FLAG``) with the cells of ``highlights``
-        outlined; return the pixels.
+        outlined; return the pixels. :attr:`box` is then the rectangle of the cells repainted.
+
+        ``changed``, when given, are the only cells whose code may differ from the last draw's
+        (the cells outlined then or now are looked at too), so a long game's frames cost the
+        cells that changed, not the board; ``None``: every cell is looked at.
 
         Raises ``ValueError`` for the wrong number of cells, an unknown cell code or a
-        highlighted cell off the board.
+        highlighted or changed cell off the board.
         """
+        self._paint(cells, highlights, changed)
+        return bytes(self._pixels)
+
+    def draw_view(
+        self,
+        cells: Sequence[int],
+        highlights: Mapping[int, Highlight] | None = None,
+        changed: Iterable[int] | None = None,
+    ) -> memoryview:
+        """Paint as :meth:`draw` does; return the pixels as a read-only view of the raster's
+        own, which the next draw changes (an encoder that reads each frame at once need not
+        copy a big board's pixels for every frame)."""
+        self._paint(cells, highlights, changed)
+        return memoryview(self._pixels).toreadonly()
+
+    def _paint(
+        self,
+        cells: Sequence[int],
+        highlights: Mapping[int, Highlight] | None,
+        changed: Iterable[int] | None,
+    ) -> None:
+        """Paint the cells for :meth:`draw` and set :attr:`box`."""
         if len(cells) != len(self._drawn):
             raise ValueError(f"{len(cells)} cells given for a {self.width}x{self.height} board")
         marks = highlights or {}
+        size = len(cells)
+        if changed is None or self._drawn[0] is None:  # a first draw paints every cell
+            look_at: Iterable[int] = range(size)
+        else:
+            look_at = {*changed, *marks, *self._marked}
+            if any(not 0 <= i < size for i in look_at):
+                bad = next(i for i in look_at if not 0 <= i < size)
+                raise ValueError(f"cell {bad} is off the {self.width}x{self.height} board")
         for i in marks:
-            if not 0 <= i < len(cells):
+            if not 0 <= i < size:
                 raise ValueError(
                     f"highlighted cell {i} is off the {self.width}x{self.height} board"
                 )
         s, row = self.side, self.pixel_width
-        for i, code in enumerate(cells):
-            look = (code, marks.get(i))
+        left, top, right, bottom = self.width, self.height, -1, -1
+        for i in look_at:
+            look = (cells[i], marks.get(i))
             if self._drawn[i] == look:
                 continue
             tile = self._tiles.get(look)
             if tile is None:
                 tile = self._tiles[look] = self._tile(*look)
             y, x = divmod(i, self.width)
+            left, right = min(left, x), max(right, x)
+            top, bottom = min(top, y), max(bottom, y)
             at = y * s * row + x * s
             for line in tile:
                 self._pixels[at : at + s] = line
                 at += row
             self._drawn[i] = look
-        return bytes(self._pixels)
+        self._marked = tuple(marks)
+        if right < 0:
+            self.box = (0, 0, 1, 1)
+        else:
+            self.box = (left * s, top * s, (right - left + 1) * s, (bottom - top + 1) * s)
 
     def _tile(self, code: int, highlight: Highlight | None) -> list[bytes]:
         """Return the pixel rows of one cell's look; raises ``ValueError`` for an unknown code."""

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import copy
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from mineproof.english import counted
 from mineproof.game import Game
-from mineproof.play.replay import gif_delays, gif_raster, lost_cells, mark_loss
+from mineproof.play.replay import changed_cells, gif_delays, gif_raster, lost_cells, mark_loss
 from mineproof.position import COVERED, FLAG, Position
 from mineproof.render import Frame, encode_gif, position_svg
 from mineproof.render.raster import OUTLINES, PALETTE, Highlight
@@ -65,9 +65,15 @@ def _title(review: GameReview) -> str:
     )
 
 
-def review_gif(review: GameReview, seconds_per_click: float = 0.15, scale: int = 1) -> bytes:
+def review_gif(
+    review: GameReview,
+    seconds_per_click: float = 0.15,
+    scale: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> bytes:
     """Return the reviewed game as an animated GIF, one click every ``seconds_per_click`` (the
     delays of :func:`mineproof.play.replay.gif_delays`), cells ``16 * scale`` pixels square.
+    ``progress``, when given, is told ``(frames made, frames)`` after each frame.
 
     Raises ``ArgumentError`` when a frame would have more than
     :data:`~mineproof.play.replay.MAX_GIF_PIXELS` pixels.
@@ -80,15 +86,21 @@ def review_gif(review: GameReview, seconds_per_click: float = 0.15, scale: int =
     game = Game(layout, strict_flags=review.game.strict_flags)
 
     def frames() -> Iterator[Frame]:
-        yield Frame(raster.draw(game.position().cells), delays[0])
+        before = game.position()
+        yield Frame(raster.draw(before.cells), delays[0])
         for n, click in enumerate(clicks, 1):
             _play(game, Click(click.time, click.action, click.cell))
-            cells = game.position().cells
+            after = game.position()
+            cells = after.cells
+            changed: Iterable[int] | None = changed_cells(before, after)
             if n == len(clicks) and game.exploded is not None:
-                cells = tuple(lost_cells(game, cells))
+                cells, changed = tuple(lost_cells(game, cells)), None
             outline = _mark(click)
             marks = {} if outline is None else {board.index(*click.cell): outline}
-            yield Frame(raster.draw(cells, marks), delays[n])
+            yield Frame(raster.draw_view(cells, marks, changed), delays[n], raster.box)
+            before = after
+            if progress is not None:
+                progress(n, len(clicks))
 
     return encode_gif(
         raster.pixel_width, raster.pixel_height, PALETTE, frames(), comment=_title(review)

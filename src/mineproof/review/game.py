@@ -28,7 +28,7 @@ past it the clicks left are judged without counting (``forced`` at levels 1-2, e
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from statistics import median
@@ -228,6 +228,7 @@ def review_game(
     work: int = REVIEW_WORK,
     click_work: int = ANALYSIS_WORK,
     exact: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> GameReview:
     """Return the review of ``game``: each click judged in the position before it.
 
@@ -235,7 +236,8 @@ def review_game(
     ``work`` bounds the counting of the whole review and ``click_work`` that of each click (see
     :data:`REVIEW_WORK`). Clicks that the numbers around them prove at level 1 are judged
     without the exact count unless ``exact`` (see :func:`~mineproof.review.judge.judge`): the
-    judgements are the same, only their ``safe_then`` is partial. Raises ``MineproofError``
+    judgements are the same, only their ``safe_then`` is partial. ``progress``, when given, is
+    told ``(clicks reviewed, clicks)`` after each click. Raises ``MineproofError``
     when ``long_think`` is negative, and ``TooComplexError`` when the positions of the game's
     clicks would hold more than :data:`REVIEW_CELLS` cells.
     """
@@ -292,6 +294,8 @@ def review_game(
                 reviewed.append(
                     ReviewedClick(n, click.time, think, click.action, click.cell, wrong=wrong)
                 )
+            if progress is not None:
+                progress(n, len(game.clicks))
     outcome: Outcome = "unfinished" if playing.state == "playing" else playing.state
     return GameReview(game, tuple(reviewed), _summary(game, reviewed, outcome, long_think))
 
