@@ -9,6 +9,7 @@ import pytest
 from mineproof.analysis import analyze
 from mineproof.errors import TooComplexError
 from mineproof.explain import hint
+from mineproof.explain.text import GROUP_SEPARATORS, grouped_text
 from mineproof.position import COVERED, FLAG, Position
 
 SIDE = 100
@@ -65,3 +66,35 @@ def test_a_position_too_big_to_count_gets_a_one_or_two_clue_hint(open_: bool, fl
         assert position.cells[y * SIDE + x] == around
     if open_:
         assert named["safe"]  # a cell to open, where one or two numbers prove one
+
+
+@pytest.mark.parametrize(
+    ("lang", "more"),
+    [("en", "9,994"), ("de", "9.994"), ("fr", "9\u202f994"), ("ru", "9\u00a0994"), ("es", "9994")],
+)
+def test_a_long_list_of_cells_counts_the_rest_as_the_language_writes_numbers(
+    lang: str, more: str
+) -> None:
+    """An all-covered 100x100 board: every cell is as safe as the others; the hint lists the
+    first few and counts the rest, its thousands grouped as the language groups them (Spanish
+    only from five digits on)."""
+    position = Position.parse("100x100x1000\n" + ("H" * 100 + "\n") * 100)
+    text = hint(position, lang).text
+    assert f" {more} " in text, text
+
+
+def test_grouped_text_follows_each_language() -> None:
+    written = {lang: grouped_text(1_234_567, lang) for lang in GROUP_SEPARATORS}
+    assert written == {
+        "en": "1,234,567",
+        "ko": "1,234,567",
+        "ja": "1,234,567",
+        "zh": "1,234,567",
+        "es": "1.234.567",
+        "fr": "1\u202f234\u202f567",
+        "de": "1.234.567",
+        "pt": "1.234.567",
+        "ru": "1\u00a0234\u00a0567",
+    }
+    assert (grouped_text(9_999, "es"), grouped_text(10_000, "es")) == ("9999", "10.000")
+    assert (grouped_text(-1_000), grouped_text(999, "fr")) == ("-1,000", "999")

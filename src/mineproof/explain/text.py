@@ -36,6 +36,7 @@ __all__ = [
     "explain",
     "flagged_first",
     "grade_text",
+    "grouped_text",
     "guess_text",
     "level_label",
     "level_name",
@@ -75,6 +76,20 @@ PERCENT_SIGNS = {
 """How each language writes the percent sign after a number, with the no-break space (narrow in
 French) that some put before it (CLDR's percent patterns)."""
 
+GROUP_SEPARATORS = {
+    "en": ",",
+    "ko": ",",
+    "ja": ",",
+    "zh": ",",
+    "es": ".",
+    "fr": "\u202f",
+    "de": ".",
+    "pt": ".",
+    "ru": "\u00a0",
+}
+"""How each language separates the thousands of a whole number (CLDR; Spanish only from five
+digits on, see :func:`grouped_text`)."""
+
 LOCALES = Path(__file__).parent / "locales"
 _DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")
 _MAX_LISTED = 8
@@ -112,6 +127,18 @@ def level_label(level: int, lang: str = "en") -> str:
         .gettext("Level {level} ({name}):")
         .format(level=level, name=level_name(level, lang))
     )
+
+
+def grouped_text(n: int, lang: str = "en") -> str:
+    """Return the whole number ``n`` with its thousands grouped as ``lang`` writes them
+    (:data:`GROUP_SEPARATORS`). Raises ``KeyError`` for an unknown language.
+
+    >>> grouped_text(65019), grouped_text(65019, "de"), grouped_text(1234, "es")
+    ('65,019', '65.019', '1234')
+    """
+    if lang == "es" and -10_000 < n < 10_000:
+        return str(n)
+    return f"{n:,}".replace(",", GROUP_SEPARATORS[lang])
 
 
 def decimal_text(text: str, lang: str = "en") -> str:
@@ -208,8 +235,9 @@ def _names_text(names: list[str], t: gettext.NullTranslations, limit: bool) -> s
     if limit and len(names) > _MAX_LISTED:
         shown = t.gettext(", ").join(names[: _MAX_LISTED - 2])
         more = len(names) - (_MAX_LISTED - 2)
+        lang = t.info().get("language", "en")  # the catalog's own; English has none
         return t.ngettext("{items} and {n} more cell", "{items} and {n} more cells", more).format(
-            items=shown, n=more
+            items=shown, n=grouped_text(more, lang)
         )
     return _join(t, names)
 
