@@ -1145,7 +1145,8 @@ def test_a_long_gif_or_review_shows_its_progress_on_a_terminal_then_erases_it(
     record: dict[str, object] = {}
     play_game(Board(9, 9), 10, random.Random(2), "classic", "best", record)
     game = write(tmp_path, "game.json", json.dumps(record))
-    frames = len(record["moves"])  # type: ignore[arg-type]
+    clicks = len(record["moves"])  # type: ignore[arg-type]
+    frames = clicks + 1  # the covered board, then one a click
     replay = ["replay", game, "--out", str(tmp_path / "a.gif")]
     review = ["review", game, "--gif", str(tmp_path / "b.gif")]
     quiet = [run(capsys, *args) for args in (replay, review)]
@@ -1159,8 +1160,12 @@ def test_a_long_gif_or_review_shows_its_progress_on_a_terminal_then_erases_it(
         assert status == 0 and out == out_before
         notes = err.split("\r\x1b[K")
         assert notes[0] == "" and notes[-1] == ""  # erased before the result is printed
-        first = "reviewing, click" if args[0] == "review" else "drawing the GIF, frame"
-        assert notes[1].startswith(f"{first}: 1 of {frames:,} (")
+        first = (
+            f"reviewing, click: 1 of {clicks:,}"
+            if args[0] == "review"
+            else (f"drawing the GIF, frame: 1 of {frames:,}")
+        )
+        assert notes[1].startswith(f"{first} (")
         last = rf"drawing the GIF, frame: {frames:,} of {frames:,} \(\d+ s\)"
         assert any(re.fullmatch(last, note) for note in notes)
 

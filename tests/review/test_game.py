@@ -51,7 +51,9 @@ from mineproof.formats.layout_text import parse_layout_text
 from mineproof.game import Game
 from mineproof.logic import linear, steps
 from mineproof.logic.linear import clear_relaxations
+from mineproof.play.replay import lost_cells
 from mineproof.render import Frame
+from mineproof.render.raster import MINE, PALETTE, WRONG_FLAG, BoardRaster
 from mineproof.review import (
     Judgement,
     animate,
@@ -277,24 +279,64 @@ def _gif_frames(data: bytes) -> list[bytes]:
         return [frame.convert("RGB").tobytes() for frame in ImageSequence.Iterator(im)]
 
 
-@pytest.mark.parametrize("strict", [False, True])
-def test_the_review_gif_stores_where_each_click_changed_and_shows_every_frame(
-    monkeypatch: pytest.MonkeyPatch, strict: bool
+GIF_GAMES = {
+    "the record": None,
+    "a flag, an unflag a click later, a loss by an open": [
+        (None, "open", *xy("A4")),
+        (None, "flag", *xy("B1")),
+        (None, "open", *xy("D1")),
+        (None, "unflag", *xy("B1")),
+        (None, "open", *xy("B2")),
+    ],
+    "a loss by a chord on a wrong flag": [
+        (None, "open", 0, 3),
+        (None, "flag", 3, 1),
+        (None, "chord", 4, 2),
+    ],
+    "a loss by a flag (strict flags)": [
+        (None, "open", *xy("A4")),
+        (None, "open", *xy("D1")),
+        (None, "flag", *xy("D2")),
+    ],
+}
+
+
+@pytest.mark.parametrize("name", GIF_GAMES)
+def test_the_review_gif_draws_only_what_each_click_changed_and_shows_every_frame(
+    monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
-    """Each frame is stored as the cells its click changed (the raster's box); Pillow shows
-    the same frames as from an encoding told nothing, which compares the frames pixel by
-    pixel."""
-    moves = [(None, "open", *xy("A4")), (None, "open", *xy("D1")), (None, "flag", *xy("D2"))]
-    for game in (read_record(RECORD), read_game(LAYOUT, moves, "web", strict_flags=strict)):
-        review = review_game(game)
-        told = review_gif(review, 0.1, 2)
-        monkeypatch.setattr(
-            animate, "Frame", lambda pixels, delay, box=None: Frame(bytes(pixels), delay)
-        )
-        untold = review_gif(review, 0.1, 2)
-        monkeypatch.undo()
-        assert len(_gif_frames(told)) == len(review.clicks) + 1
-        assert _gif_frames(told) == _gif_frames(untold)
+    """Each frame is painted from the cells its click changed and stored as the raster's box;
+    Pillow shows the same frames as from a drawing told nothing (every cell looked at, the
+    frames compared pixel by pixel). A lost game ends on its mines, the wrong flags crossed
+    out, whether a mine went off or a flag lost the game."""
+    moves = GIF_GAMES[name]
+    strict = "strict" in name
+    game = (
+        read_record(RECORD) if moves is None else read_game(LAYOUT, moves, "t", strict_flags=strict)
+    )
+    review = review_game(game)
+    told = _gif_frames(review_gif(review, 0.1, 2))
+    monkeypatch.setattr(
+        animate, "Frame", lambda pixels, delay, box=None: Frame(bytes(pixels), delay)
+    )
+    monkeypatch.setattr(animate, "changed_cells", lambda before, after: None)
+    untold = _gif_frames(review_gif(review, 0.1, 2))
+    monkeypatch.undo()
+    assert len(told) == len(review.clicks) + 1
+    assert told == untold
+    if review.summary.outcome == "lost":
+        assert told[-1] != told[-2]
+        assert 'class="lost"' in review_svg(review, 0.1)
+    if strict:  # the flag that lost is crossed out, and the mines shown, as after a mine
+        ended = Game(LAYOUT, strict_flags=True)
+        for _, action, x, y in moves or []:
+            getattr(ended, {"open": "reveal", "flag": "toggle_flag"}[action])(x, y)
+        assert ended.state == "lost"
+        cells = lost_cells(ended, ended.position().cells)
+        assert cells.count(WRONG_FLAG) == 1 and cells.count(MINE) == 4
+        raster = BoardRaster(LAYOUT.board.width, LAYOUT.board.height, 2)
+        pixels = raster.draw(cells, {LAYOUT.board.index(*xy("D2")): "mistake"})
+        assert told[-1] == b"".join(bytes(PALETTE[p]) for p in pixels)
 
 
 def test_a_chord_on_a_wrong_flag_that_opens_only_a_mine() -> None:

@@ -378,7 +378,7 @@ def animation_svg(record: dict[str, Any], seconds_per_move: float = 0.15) -> str
                 "fill": "freeze",
             },
         )
-    if game.exploded is not None:
+    if game.state == "lost":
         mark_loss(picture, tiles, game, (len(record["moves"]) - 1) * seconds_per_move)
     _outline_moves(picture, tiles, record, seconds_per_move)
     return ET.tostring(picture, encoding="unicode")
@@ -480,12 +480,14 @@ def animation_gif(
     def frames() -> Iterator[Frame]:
         before = game.position()
         yield Frame(raster.draw(before.cells), delays[0])
+        if progress is not None:
+            progress(1, len(delays))
         last = len(delays) - 1
         for n, move in enumerate(_moves(game, record), 1):
             after = game.position()
             cells: Sequence[int] = after.cells
             changed: Iterable[int] | None = changed_cells(before, after)
-            if n == last and game.exploded is not None:
+            if n == last and game.state == "lost":
                 cells, changed = lost_cells(game, cells), None
             mark: Highlight = "mine" if move["action"] == "flag" else "safe"
             if move["reason"].get("kind") == "guess":
@@ -495,7 +497,7 @@ def animation_gif(
             yield Frame(pixels, delays[n], raster.box)
             before = after
             if progress is not None:
-                progress(n, last)
+                progress(n + 1, len(delays))
 
     return encode_gif(
         raster.pixel_width, raster.pixel_height, PALETTE, frames(), comment=_title(record)

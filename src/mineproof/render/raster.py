@@ -271,13 +271,14 @@ class BoardRaster:
             raise ValueError(f"{len(cells)} cells given for a {self.width}x{self.height} board")
         marks = highlights or {}
         size = len(cells)
-        if changed is None or self._drawn[0] is None:  # a first draw paints every cell
+        told = None if changed is None else set(changed)
+        bad = next((i for i in told or () if not 0 <= i < size), None)
+        if bad is not None:
+            raise ValueError(f"changed cell {bad} is off the {self.width}x{self.height} board")
+        if told is None or self._drawn[0] is None:  # a first draw paints every cell
             look_at: Iterable[int] = range(size)
         else:
-            look_at = {*changed, *marks, *self._marked}
-            if any(not 0 <= i < size for i in look_at):
-                bad = next(i for i in look_at if not 0 <= i < size)
-                raise ValueError(f"cell {bad} is off the {self.width}x{self.height} board")
+            look_at = told.union(marks, self._marked)
         for i in marks:
             if not 0 <= i < size:
                 raise ValueError(

@@ -88,19 +88,21 @@ def review_gif(
     def frames() -> Iterator[Frame]:
         before = game.position()
         yield Frame(raster.draw(before.cells), delays[0])
+        if progress is not None:
+            progress(1, len(delays))
         for n, click in enumerate(clicks, 1):
             _play(game, Click(click.time, click.action, click.cell))
             after = game.position()
             cells = after.cells
             changed: Iterable[int] | None = changed_cells(before, after)
-            if n == len(clicks) and game.exploded is not None:
+            if n == len(clicks) and game.state == "lost":  # a mine, or a strict flag
                 cells, changed = tuple(lost_cells(game, cells)), None
             outline = _mark(click)
             marks = {} if outline is None else {board.index(*click.cell): outline}
             yield Frame(raster.draw_view(cells, marks, changed), delays[n], raster.box)
             before = after
             if progress is not None:
-                progress(n, len(clicks))
+                progress(n + 1, len(delays))
 
     return encode_gif(
         raster.pixel_width, raster.pixel_height, PALETTE, frames(), comment=_title(review)
@@ -152,7 +154,7 @@ def review_svg(review: GameReview, seconds_per_click: float = 0.15) -> str:
             _set(group, "hidden", at(end))
     covered = tiles[COVERED]
     last = len(review.clicks)
-    if game.exploded is not None:
+    if game.state == "lost":  # a mine went off, or a flag lost (strict flags)
         places = ET.Element("g")
         for elements in covered.values():
             places.extend(elements)
