@@ -51,12 +51,12 @@ from mineproof.formats.layout_text import parse_layout_text
 from mineproof.game import Game
 from mineproof.logic import linear, steps
 from mineproof.logic.linear import clear_relaxations
+from mineproof.play import replay
 from mineproof.play.replay import lost_cells
 from mineproof.render import Frame
 from mineproof.render.raster import MINE, PALETTE, WRONG_FLAG, BoardRaster
 from mineproof.review import (
     Judgement,
-    animate,
     mistakes_table,
     post_mortem,
     read_game,
@@ -317,9 +317,9 @@ def test_the_review_gif_draws_only_what_each_click_changed_and_shows_every_frame
     review = review_game(game)
     told = _gif_frames(review_gif(review, 0.1, 2))
     monkeypatch.setattr(
-        animate, "Frame", lambda pixels, delay, box=None: Frame(bytes(pixels), delay)
+        replay, "Frame", lambda pixels, delay, box=None: Frame(bytes(pixels), delay)
     )
-    monkeypatch.setattr(animate, "changed_cells", lambda before, after: None)
+    monkeypatch.setattr(replay, "changed_cells", lambda before, after: None)
     untold = _gif_frames(review_gif(review, 0.1, 2))
     monkeypatch.undo()
     assert len(told) == len(review.clicks) + 1

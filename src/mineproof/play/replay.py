@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from mineproof.board import MAX_SIDE, Board, Layout, cell_name
@@ -42,6 +42,7 @@ __all__ = [
     "changed_cells",
     "check_record",
     "gif_delays",
+    "gif_frames",
     "gif_raster",
     "load_record",
     "lost_cells",
@@ -477,31 +478,51 @@ def animation_gif(
     raster = gif_raster(board, scale)
     delays = gif_delays(seconds_per_move, len(record["moves"]))
 
-    def frames() -> Iterator[Frame]:
-        before = game.position()
-        yield Frame(raster.draw(before.cells), delays[0])
-        if progress is not None:
-            progress(1, len(delays))
-        last = len(delays) - 1
-        for n, move in enumerate(_moves(game, record), 1):
-            after = game.position()
-            cells: Sequence[int] = after.cells
-            changed: Iterable[int] | None = changed_cells(before, after)
-            if n == last and game.state == "lost":
-                cells, changed = lost_cells(game, cells), None
+    def outlines() -> Iterator[dict[int, Highlight]]:
+        for move in _moves(game, record):
             mark: Highlight = "mine" if move["action"] == "flag" else "safe"
             if move["reason"].get("kind") == "guess":
                 mark = "guess"
             x, y = move["cell"]
-            pixels = raster.draw_view(cells, {board.index(x, y): mark}, changed)
-            yield Frame(pixels, delays[n], raster.box)
-            before = after
-            if progress is not None:
-                progress(n + 1, len(delays))
+            yield {board.index(x, y): mark}
 
     return encode_gif(
-        raster.pixel_width, raster.pixel_height, PALETTE, frames(), comment=_title(record)
+        raster.pixel_width,
+        raster.pixel_height,
+        PALETTE,
+        gif_frames(game, raster, delays, outlines(), progress),
+        comment=_title(record),
     )
+
+
+def gif_frames(
+    game: Game,
+    raster: BoardRaster,
+    delays: Sequence[int],
+    outlines: Iterable[Mapping[int, Highlight]],
+    progress: Callable[[int, int], None] | None = None,
+) -> Iterator[Frame]:
+    """Yield the frames of ``game`` as it is played: its position now, then one after each
+    move, which ``outlines`` makes as it yields the cells to outline in that move's frame.
+    Frame ``n`` shows ``delays[n]``; the last, when the game is then lost (by a mine, or a flag
+    under strict flags), shows its mines (:func:`lost_cells`). Each frame after the first is
+    painted from the cells its move changed and comes with the raster's box (a view of the
+    raster's pixels, which the next frame changes). ``progress``, when given, is told
+    ``(frames made, frames)`` after each frame."""
+    before = game.position()
+    yield Frame(raster.draw(before.cells), delays[0])
+    if progress is not None:
+        progress(1, len(delays))
+    for n, outlined in enumerate(outlines, 1):
+        after = game.position()
+        cells: Sequence[int] = after.cells
+        changed: Iterable[int] | None = changed_cells(before, after)
+        if n == len(delays) - 1 and game.state == "lost":
+            cells, changed = lost_cells(game, cells), None
+        yield Frame(raster.draw_view(cells, outlined, changed), delays[n], raster.box)
+        before = after
+        if progress is not None:
+            progress(n + 1, len(delays))
 
 
 def changed_cells(before: Position, after: Position) -> list[int]:

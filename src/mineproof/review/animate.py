@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import copy
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 
 from mineproof.english import counted
 from mineproof.game import Game
-from mineproof.play.replay import changed_cells, gif_delays, gif_raster, lost_cells, mark_loss
+from mineproof.play.replay import gif_delays, gif_frames, gif_raster, mark_loss
 from mineproof.position import COVERED, FLAG, Position
-from mineproof.render import Frame, encode_gif, position_svg
+from mineproof.render import encode_gif, position_svg
 from mineproof.render.raster import OUTLINES, PALETTE, Highlight
 from mineproof.review.game import GameReview, ReviewedClick
 from mineproof.review.recorded import Click
@@ -85,27 +85,18 @@ def review_gif(
     delays = gif_delays(seconds_per_click, len(clicks))
     game = Game(layout, strict_flags=review.game.strict_flags)
 
-    def frames() -> Iterator[Frame]:
-        before = game.position()
-        yield Frame(raster.draw(before.cells), delays[0])
-        if progress is not None:
-            progress(1, len(delays))
-        for n, click in enumerate(clicks, 1):
+    def outlines() -> Iterator[dict[int, Highlight]]:
+        for click in clicks:
             _play(game, Click(click.time, click.action, click.cell))
-            after = game.position()
-            cells = after.cells
-            changed: Iterable[int] | None = changed_cells(before, after)
-            if n == len(clicks) and game.state == "lost":  # a mine, or a strict flag
-                cells, changed = tuple(lost_cells(game, cells)), None
             outline = _mark(click)
-            marks = {} if outline is None else {board.index(*click.cell): outline}
-            yield Frame(raster.draw_view(cells, marks, changed), delays[n], raster.box)
-            before = after
-            if progress is not None:
-                progress(n + 1, len(delays))
+            yield {} if outline is None else {board.index(*click.cell): outline}
 
     return encode_gif(
-        raster.pixel_width, raster.pixel_height, PALETTE, frames(), comment=_title(review)
+        raster.pixel_width,
+        raster.pixel_height,
+        PALETTE,
+        gif_frames(game, raster, delays, outlines(), progress),
+        comment=_title(review),
     )
 
 
