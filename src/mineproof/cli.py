@@ -905,6 +905,13 @@ def _end_bar() -> None:
         print(file=sys.stderr)
 
 
+def _note(line: str | None) -> None:
+    """Draw ``line`` on standard error over the line there (a note that the next note, a
+    progress bar or the output replaces), or erase that line when ``line`` is ``None``."""
+    print(f"\r\033[K{line or ''}", end="", file=sys.stderr, flush=True)
+    _bar_open[0] = line is not None
+
+
 @contextlib.contextmanager
 def _late_note(what: str) -> Iterator[Callable[[int, int], None] | None]:
     """Yield a progress callback, told ``(done, total)``, that shows ``what: done of total``
@@ -923,16 +930,14 @@ def _late_note(what: str) -> Iterator[Callable[[int, int], None] | None]:
         if now < due[0]:
             return
         due[0] = now + _BoardNote.NOTE_EVERY
-        line = f"{what}: {done:,} of {total:,} ({now - start:.0f} s)"
-        print(f"\r\033[K{line}", end="", file=sys.stderr, flush=True)
-        shown[0] = _bar_open[0] = True
+        _note(f"{what}: {done:,} of {total:,} ({now - start:.0f} s)")
+        shown[0] = True
 
     try:
         yield show
     finally:
         if shown[0]:
-            print("\r\033[K", end="", file=sys.stderr, flush=True)
-            _bar_open[0] = False
+            _note(None)
 
 
 class _BoardNote:
@@ -962,14 +967,14 @@ class _BoardNote:
             tried += f", {counted(changes, 'change')}"
         grading = f"; grading: {counted(steps, 'step')}" if steps else ""
         line = f"board {index + 1}: {tried} tried{grading} ({now - self.since:.0f} s)"
-        print(f"\r\033[K{line}", end="", file=sys.stderr, flush=True)
-        self.shown = _bar_open[0] = True
+        _note(line)
+        self.shown = True
 
     def clear(self) -> None:
         """Erase the note, if one is shown."""
         if self.shown:
-            print("\r\033[K", end="", file=sys.stderr, flush=True)
-            self.shown = _bar_open[0] = False
+            _note(None)
+            self.shown = False
 
 
 def _noted(boards: Iterable[BatchItem], note: _BoardNote | None) -> Iterator[BatchItem]:
