@@ -169,35 +169,36 @@ def encode_gif(
             raise ValueError(f"frame {n} has {len(pixels)} pixels, not {width}x{height}")
         if not 0 <= frame.delay <= _MAX_DELAY:
             raise ValueError(f"frame {n} delay {frame.delay} is outside 0..65535")
-        # Graphic control extension: disposal 1 (leave the frame for the next to draw over),
-        # the delay, and for a later frame the transparent index.
         if previous is None:
             left, top, w, h = 0, 0, width, height
-            rect = bytes(pixels)
-            out += b"\x21\xf9\x04\x04" + _u16(frame.delay) + b"\x00\x00"
         else:
             box = frame.box or _changed(previous, pixels, width)
             left, top, w, h = box
             if not (left >= 0 and top >= 0 and 1 <= w <= width - left and 1 <= h <= height - top):
                 raise ValueError(f"frame {n} box {box} is not inside {width}x{height}")
-            rect = _rectangle(previous, pixels, width, box, transparent)
-        # Only the pixels stored are checked: the others are those of a frame checked before.
+        # The pixels stored, row by row: only they are checked, the others are those of a frame
+        # checked before.
         stored = b"".join(
             pixels[y * width + left : y * width + left + w] for y in range(top, top + h)
         )
         bad = _at_least(stored, len(palette))
         if bad is not None:
             raise ValueError(f"frame {n} uses colour {bad} of a {len(palette)}-colour palette")
+        # Graphic control extension: disposal 1 (leave the frame for the next to draw over),
+        # the delay, and for a later frame the transparent index.
         if previous is None:
-            previous = bytearray(pixels)
+            rect = stored
+            previous = bytearray(stored)
+            out += b"\x21\xf9\x04\x04" + _u16(frame.delay) + b"\x00\x00"
         else:
+            rect = _rectangle(previous, stored, width, (left, top, w, h), transparent)
+            for r in range(h):
+                at = (top + r) * width + left
+                previous[at : at + w] = stored[r * w : (r + 1) * w]
             if transparent is None:
                 out += b"\x21\xf9\x04\x04" + _u16(frame.delay) + b"\x00\x00"
             else:
                 out += b"\x21\xf9\x04\x05" + _u16(frame.delay) + bytes([transparent, 0])
-            for y in range(top, top + h):
-                at = y * width + left
-                previous[at : at + w] = pixels[at : at + w]
         out += b"\x2c" + _u16(left) + _u16(top) + _u16(w) + _u16(h) + b"\x00"
         out.append(min_code_size)
         out += _sub_blocks(lzw_compress(rect, min_code_size))
@@ -233,34 +234,35 @@ def _sub_blocks(data: bytes) -> bytes:
 
 def _rectangle(
     before: bytearray,
-    after: bytes | bytearray | memoryview,
+    stored: bytes,
     width: int,
     rect: tuple[int, int, int, int],
     transparent: int | None,
 ) -> bytes:
-    """Return the pixels of ``after`` inside ``rect`` (left, top, width, height), row by row,
-    with each pixel that equals ``before``'s replaced by ``transparent`` (unless ``None``).
-    Rows, then runs of :data:`_RUN` pixels, that are unchanged are replaced whole."""
+    """Return ``stored``, the pixels of a frame inside ``rect`` (left, top, width, height) row
+    by row, with each pixel that equals ``before``'s (the picture, ``width`` wide, it is drawn
+    over) replaced by ``transparent`` (unless ``None``). Rows, then runs of :data:`_RUN`
+    pixels, that are unchanged are replaced whole."""
+    if transparent is None:
+        return stored
     left, top, w, h = rect
     rows = []
-    clear = b"" if transparent is None else bytes([transparent]) * w
-    for y in range(top, top + h):
-        at = y * width + left
-        new = after[at : at + w]
-        if transparent is not None:
-            old = before[at : at + w]
-            if new == old:
-                new = clear
-            else:
-                runs = []
-                for k in range(0, w, _RUN):
-                    a, b = new[k : k + _RUN], old[k : k + _RUN]
-                    if a == b:
-                        runs.append(clear[: len(a)])
-                    else:
-                        pairs = zip(a, b, strict=True)
-                        runs.append(bytes(transparent if u == v else u for u, v in pairs))
-                new = b"".join(runs)
+    clear = bytes([transparent]) * w
+    for r in range(h):
+        at = (top + r) * width + left
+        new, old = stored[r * w : (r + 1) * w], before[at : at + w]
+        if new == old:
+            new = clear
+        else:
+            runs = []
+            for k in range(0, w, _RUN):
+                a, b = new[k : k + _RUN], old[k : k + _RUN]
+                if a == b:
+                    runs.append(clear[: len(a)])
+                else:
+                    pairs = zip(a, b, strict=True)
+                    runs.append(bytes(transparent if u == v else u for u, v in pairs))
+            new = b"".join(runs)
         rows.append(new)
     return b"".join(rows)
 
