@@ -23,7 +23,7 @@ from mineproof.explain import (
     hint,
     level_name,
 )
-from mineproof.explain.text import LOCALES
+from mineproof.explain.text import LOCALES, grouped_text
 from mineproof.logic import RULES, Deduction, deductions
 from mineproof.position import Position
 
@@ -348,3 +348,26 @@ def test_korean_puts_no_particle_that_depends_on_the_sound_after_a_level_number(
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         for text in strings:
             assert not varying.search(str(text)), text
+
+
+@pytest.mark.parametrize(("lang", "n"), [("en", "1,597"), ("fr", "1\u202f597"), ("es", "1597")])
+def test_the_mine_total_writes_its_thousands_as_the_language_does(lang: str, n: str) -> None:
+    """A 40x40 board where the 1 in the corner takes one mine of the 1,597 and the mine total
+    places the rest: the numbers are grouped as the language groups digits, and the 1,596 mines
+    are not all named."""
+    position = Position.parse("40x40x1597\n" + "1" + "H" * 39 + "\n" + ("H" * 40 + "\n") * 39)
+    (found,) = deductions(position, trust_flags=True)
+    assert (found.rule, len(found.mine_cells)) == ("mine-total", 1596)
+    text = explain(found, lang)
+    assert text.count(n) == 1 and "1597" not in text.replace(n, ""), text
+    assert "AN40" not in text and len(text) < 600, text
+    if lang == "en":
+        assert text.startswith("Exactly 1,597 mines are left on the board."), text
+        assert "That leaves 1,596 mines for the other 1,596 covered cells" in text, text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_grade_writes_its_step_counts_as_the_language_does(lang: str) -> None:
+    text = grade_text(True, 2, {1: 21_000, 2: 1_512}, lang)
+    assert "22512" not in text.replace(grouped_text(22_512, lang), ""), text
+    assert grouped_text(22_512, lang) in text and grouped_text(21_000, lang) in text, text

@@ -141,6 +141,16 @@ def grouped_text(n: int, lang: str = "en") -> str:
     return f"{n:,}".replace(",", GROUP_SEPARATORS[lang])
 
 
+def _grouped(t: gettext.NullTranslations, n: int) -> str:
+    """Return :func:`grouped_text` of ``n`` in the language of the catalog ``t``."""
+    return grouped_text(n, t.info().get("language", "en"))  # English's catalog names none
+
+
+def _amount(t: gettext.NullTranslations, x: Fraction) -> str:
+    """Return ``x`` as :func:`_grouped` writes a whole number, a fraction as ``1/2``."""
+    return _grouped(t, x.numerator) if x.denominator == 1 else str(x)
+
+
 def decimal_text(text: str, lang: str = "en") -> str:
     """Return ``text`` with the decimal point of each of its numbers written as ``lang`` writes
     it (see :data:`DECIMAL_SEPARATORS`). Raises ``MineproofError`` for an unknown language.
@@ -235,9 +245,8 @@ def _names_text(names: list[str], t: gettext.NullTranslations, limit: bool) -> s
     if limit and len(names) > _MAX_LISTED:
         shown = t.gettext(", ").join(names[: _MAX_LISTED - 2])
         more = len(names) - (_MAX_LISTED - 2)
-        lang = t.info().get("language", "en")  # the catalog's own; English has none
         return t.ngettext("{items} and {n} more cell", "{items} and {n} more cells", more).format(
-            items=shown, n=grouped_text(more, lang)
+            items=shown, n=_grouped(t, more)
         )
     return _join(t, names)
 
@@ -394,7 +403,7 @@ def _all_found(t: gettext.NullTranslations, d: Deduction, names: _Names) -> list
         else t.gettext("The board has no mines.")
     )
     return [
-        found.format(total=total),
+        found.format(total=_grouped(t, total)),
         *_conclusions(t, d.board, d.safe, d.mine, limit=True),
     ]
 
@@ -406,7 +415,7 @@ def _only_mines_left(t: gettext.NullTranslations, d: Deduction, names: _Names) -
             "Only {left} mine is left, and only {left} covered cell.",
             "Only {left} mines are left, and only {left} covered cells.",
             left,
-        ).format(left=left),
+        ).format(left=_grouped(t, left)),
         *_conclusions(t, d.board, d.safe, d.mine, limit=True),
     ]
 
@@ -530,7 +539,7 @@ def _needs_and_allows(
                 "{clues} need {k} mine between them, with no covered cell in common.",
                 "{clues} need {k} mines between them, with no covered cell in common.",
                 need,
-            ).format(clues=named_plus, k=need)
+            ).format(clues=named_plus, k=_grouped(t, need))
         )
     if len(minus) == 1:
         text = t.ngettext(
@@ -547,7 +556,7 @@ def _needs_and_allows(
             allow,
         )
     other = names.clues([c.cell for c in plus])
-    out.append(text.format(clue=named_minus, clues=named_minus, k=allow, other=other))
+    out.append(text.format(clue=named_minus, clues=named_minus, k=_grouped(t, allow), other=other))
     rest = int(proof.total)
     if rest and len(plus) == 1:
         out.append(
@@ -555,7 +564,7 @@ def _needs_and_allows(
                 "That leaves {k} mine for its other covered cell, {cells}.",
                 "That leaves {k} mines for its other {k} covered cells, {cells}.",
                 rest,
-            ).format(k=rest, cells=_cells(t, board, others_plus))
+            ).format(k=_grouped(t, rest), cells=_cells(t, board, others_plus))
         )
     elif rest:
         out.append(
@@ -563,7 +572,7 @@ def _needs_and_allows(
                 "That leaves {k} mine for their other covered cell, {cells}.",
                 "That leaves {k} mines for their other {k} covered cells, {cells}.",
                 rest,
-            ).format(k=rest, cells=_cells(t, board, others_plus))
+            ).format(k=_grouped(t, rest), cells=_cells(t, board, others_plus))
         )
     elif len(plus) == 1:
         out.append(
@@ -579,7 +588,7 @@ def _needs_and_allows(
                 "{clues} have no other covered cell, so the shared cells hold exactly {k} mine.",
                 "{clues} have no other covered cell, so the shared cells hold exactly {k} mines.",
                 need,
-            ).format(clues=names.clues([c.cell for c in plus]), k=need)
+            ).format(clues=names.clues([c.cell for c in plus]), k=_grouped(t, need))
         )
     if d.safe:
         named_minus = names.clues([c.cell for c in minus])
@@ -604,7 +613,7 @@ def _term(t: gettext.NullTranslations, names: _Names, cell: int, k: Fraction, le
             "the {left} mine left (over all covered cells)",
             "the {left} mines left (over all covered cells)",
             left,
-        ).format(left=left)
+        ).format(left=_grouped(t, left))
     else:
         clue = names.clue(cell)
     if abs(k) == 1:
@@ -612,13 +621,13 @@ def _term(t: gettext.NullTranslations, names: _Names, cell: int, k: Fraction, le
     return t.gettext("{times} times {clue}").format(times=abs(k), clue=clue)
 
 
-def _equation(board: Board, proof: LinearProof) -> str:
+def _equation(t: gettext.NullTranslations, board: Board, proof: LinearProof) -> str:
     out = ""
     for n, (i, k) in enumerate(proof.coefficients):
         sign = ("" if k > 0 else _MINUS) if n == 0 else (" + " if k > 0 else f" {_MINUS} ")
         times = "" if abs(k) == 1 else f"{abs(k)}{_TIMES}"
         out += f"{sign}{times}{board.name(i)}"
-    return out + f" = {proof.total}"
+    return out + f" = {_amount(t, proof.total)}"
 
 
 def _added_up(
@@ -629,7 +638,7 @@ def _added_up(
     left = d.mines_left
     added = [_term(t, names, c, k, left) for c, k in proof.combination if k > 0]
     taken = [_term(t, names, c, k, left) for c, k in proof.combination if k < 0]
-    equation = _equation(board, proof)
+    equation = _equation(t, board, proof)
     if taken and added:
         first = t.gettext(
             "Add up {added} and take away {taken}, each counted as the sum of its covered "
@@ -642,7 +651,7 @@ def _added_up(
     second = t.gettext(
         "The left side is at most {total}, and reaches it only when every cell with a plus "
         "sign is a mine and every cell with a minus sign is empty."
-    ).format(total=proof.total)
+    ).format(total=_amount(t, proof.total))
     return [first, second, *_conclusions(t, board, d.safe, d.mine)]
 
 
@@ -664,7 +673,7 @@ def _unshown(t: gettext.NullTranslations, d: Deduction, names: _Names) -> list[s
         more = len(premises) - (_MAX_NAMED - 1)
         named = t.ngettext(
             "{items} and {n} more number", "{items} and {n} more numbers", more
-        ).format(items=shown, n=more)
+        ).format(items=shown, n=_grouped(t, more))
     else:
         named = names.clues(d.premises)
     return [
@@ -685,7 +694,7 @@ def _mine_total(t: gettext.NullTranslations, d: Deduction, names: _Names) -> lis
             "Exactly {left} mine is left on the board.",
             "Exactly {left} mines are left on the board.",
             left,
-        ).format(left=left)
+        ).format(left=_grouped(t, left))
     ]
     proof = d.proof
     if isinstance(proof, CaseProof):
@@ -728,7 +737,7 @@ def _shares(
                 "{shares}, with no covered cell in common: {k} mine in all.",
                 "{shares}, with no covered cell in common: {k} mines in all.",
                 taken,
-            ).format(shares=_join(t, items), k=taken)
+            ).format(shares=_join(t, items), k=_grouped(t, taken))
         )
     if all_taken:
         out.append(t.gettext("That is every mine left, so the other covered cells have none."))
@@ -739,9 +748,9 @@ def _shares(
                 "That leaves {k} mine for the only other covered cell.",
                 "That leaves {k} mines for the other {k} covered cells: one in each.",
                 rest,
-            ).format(k=rest)
+            ).format(k=_grouped(t, rest))
         )
-    return out + _conclusions(t, board, d.safe, d.mine)
+    return out + _conclusions(t, board, d.safe, d.mine, limit=True)
 
 
 # --- cases (level 4, and level 5 beyond adding equations) ----------------------------------------
@@ -1068,13 +1077,13 @@ def grade_text(solved: bool, level: int, steps: dict[int, int], lang: str = "en"
     if solved:
         head = t.ngettext(
             "Solved without a guess in {n} step.", "Solved without a guess in {n} steps.", total
-        ).format(n=total)
+        ).format(n=_grouped(t, total))
     else:
         head = t.ngettext(
             "Stuck after {n} step: a guess is needed.",
             "Stuck after {n} steps: a guess is needed.",
             total,
-        ).format(n=total)
+        ).format(n=_grouped(t, total))
     parts = [head]
     if level:
         parts.append(
@@ -1083,7 +1092,8 @@ def grade_text(solved: bool, level: int, steps: dict[int, int], lang: str = "en"
             )
         )
         per = [
-            t.gettext("level {level}: {n}").format(level=lv, n=n) for lv, n in sorted(steps.items())
+            t.gettext("level {level}: {n}").format(level=lv, n=_grouped(t, n))
+            for lv, n in sorted(steps.items())
         ]
         parts.append(t.gettext("Steps per level: {list}.").format(list=t.gettext(", ").join(per)))
     return _sentences(parts)
