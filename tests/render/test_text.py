@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mineproof.analysis import analyze
 from mineproof.position import Position
-from mineproof.render.text import analysis_grid
+from mineproof.render.text import analysis_grid, percent
 
 
 def test_every_figure_has_a_space_before_it() -> None:
@@ -24,3 +24,23 @@ def test_every_figure_has_a_space_before_it() -> None:
 def test_a_board_of_short_figures_keeps_four_columns() -> None:
     grid = analysis_grid(analyze(Position.parse("4x1x1\nH1HH")))
     assert grid.splitlines() == ["       A   B   C   D", "   1 50%   1 50%   S"]
+
+
+def test_a_percentage_never_rounds_a_possibility_away() -> None:
+    """On the rounding edge too: 0.5 % rounds to even, "0", and 99.5 % to "100"."""
+    assert [percent(p) for p in (0.0, 1 / 200, 0.0051, 0.994, 199 / 200, 1.0)] == [
+        "0%",
+        "<1%",
+        "1%",
+        "99%",
+        ">99%",
+        "100%",
+    ]
+    assert [percent(p, 1) for p in (0.00049, 0.0005, 0.9995, 0.99949)] == [
+        "<0.1%",
+        "0.1%",
+        ">99.9%",
+        "99.9%",
+    ]
+    analysis = analyze(Position.parse("20x10x1\n" + ("H" * 20 + "\n") * 10))
+    assert set(analysis_grid(analysis).split("\n")[1].split()[1:]) == {"<1%"}

@@ -566,6 +566,23 @@ def test_an_analysis_whose_hint_is_too_complex_shows_the_count_and_says_so(page:
     assert page.locator("#editor .hint-mine").count() > 700
 
 
+@pytest.mark.parametrize(("mines", "shown"), [(1, "1"), (199, ">99")])
+def test_a_probability_on_the_rounding_edge_is_not_shown_as_none_or_certain(
+    page: Page, mines: int, shown: str
+) -> None:
+    """Every cell of a covered 20x10 board with 1 mine holds it with probability 1/200 = 0.5 %,
+    which Math.round rounds up to 1 (not 0); with 199 mines, 99.5 % must not read 100."""
+    page.click("#tab-analysis")
+    page.wait_for_selector("#analysis-result[data-state=ok]")
+    page.fill("#paste", f"20x10x{mines}\n" + ("H" * 20 + "\n") * 10)
+    page.click("#load-paste")
+    page.wait_for_function(
+        "document.querySelector('#analysis-result').innerText.startsWith('Arrangements: 200.')"
+    )
+    assert page.inner_text(_cell(page, "editor", 19, 9)) == shown
+    assert page.inner_text(_cell(page, "editor", 0, 0)) == shown
+
+
 def test_the_analysis_board_loads_edits_and_explains(page: Page, tmp_path: Path) -> None:
     page.click("#tab-analysis")
     # The tab opens on an empty 8x8 board, analysed: that answer shown, a pasted position's
@@ -1831,12 +1848,13 @@ def _percents(position: Position) -> dict[tuple[int, int], str]:
         for x, p in enumerate(row):
             if p is None:
                 continue
-            if 0 < p < 0.005:
+            rounded = math.floor(p * 100 + 0.5)
+            if p > 0 and rounded <= 0:
                 shown[x, y] = "<1"
-            elif 0.995 < p < 1:
+            elif p < 1 and rounded >= 100:
                 shown[x, y] = ">99"
             else:
-                shown[x, y] = str(math.floor(p * 100 + 0.5))
+                shown[x, y] = str(rounded)
     return shown
 
 

@@ -73,6 +73,25 @@ class Analysis:
     safe_mask: int
     mine_mask: int
 
+    def __repr__(self) -> str:
+        """Return the call that makes this analysis: ``analyze(Position.parse('...'))``. (The
+        fields' own text is no use on a big board: a 255x255 board's counts of about 15,000
+        digits each would make a billion characters.)"""
+        trusted = ", trust_flags=True" if self.trust_flags else ""
+        return f"analyze({self.position!r}{trusted})"
+
+    def __reduce__(self) -> tuple[type[Analysis], tuple[Any, ...]]:
+        """Return how to rebuild the analysis (for ``pickle`` and ``copy``: the compiled class
+        refuses the frozen dataclass's own way, which sets its fields one by one)."""
+        return Analysis, (
+            self.position,
+            self.trust_flags,
+            self.arrangements,
+            self.mine_counts,
+            self.safe_mask,
+            self.mine_mask,
+        )
+
     def probability(self, x: int, y: int) -> Fraction | None:
         """Return the exact mine probability of cell ``(x, y)``; ``None`` for an opened cell.
 

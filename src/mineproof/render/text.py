@@ -23,17 +23,20 @@ def percent(p: float, digits: int = 0) -> str:
     ('0%', '<1%', '37%', '>99%', '100%')
     >>> percent(0.0905, 1), percent(0.0004, 1), percent(0.9996, 1)
     ('9.0%', '<0.1%', '>99.9%')
+    >>> percent(1 / 200), percent(199 / 200), percent(0.9995, 1)
+    ('<1%', '>99%', '>99.9%')
     """
     if p <= 0:
         return "0%"
     if p >= 1:
         return "100%"
     step = 10.0**-digits  # the smallest step shown, in percent
-    if p * 100 < step / 2:
+    shown = f"{p * 100:.{digits}f}"
+    if float(shown) <= 0:  # 0.5% rounds to "0" (to even): a possibility shown as none
         return f"<{step:.{digits}f}%"
-    if p * 100 > 100 - step / 2:
+    if float(shown) >= 100:
         return f">{100 - step:.{digits}f}%"
-    return f"{p * 100:.{digits}f}%"
+    return f"{shown}%"
 
 
 _MAX_DIGITS = 3

@@ -79,8 +79,10 @@ export function heatInk(p) {
   return p < 0.57 ? "#000" : "#fff";
 }
 
+// Never rounds a possibility away: 0.5 % is "<1", 99.5 % is ">99".
 function percent(p) {
-  return p > 0 && p < 0.005 ? "<1" : p < 1 && p > 0.995 ? ">99" : String(Math.round(p * 100));
+  const shown = Math.round(p * 100);
+  return p > 0 && shown <= 0 ? "<1" : p < 1 && shown >= 100 ? ">99" : String(shown);
 }
 
 export class BoardView {
