@@ -57,6 +57,7 @@ from mineproof.explain import (
 )
 from mineproof.formats import format_mbf, load_layout, load_position, read_bytes
 from mineproof.generate import GenerationError, check_arguments
+from mineproof.interrupt import deferred_interrupt
 from mineproof.logic import SolveResult, Step, grade, solve
 from mineproof.parallel import collect_less, ordered_map
 from mineproof.play import BenchRequest, run_bench
@@ -1443,7 +1444,8 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command == "play":
         return _play(args)
     try:
-        out = _run(args)
+        with deferred_interrupt():  # never inside compiled code (see mineproof.interrupt)
+            out = _run(args)
     except UsageError as exc:
         return _usage_error(f"mineproof {args.command}", exc)
     except MineproofError as exc:

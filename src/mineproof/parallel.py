@@ -22,6 +22,8 @@ from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import TypeVar
 
+from mineproof.interrupt import prompt_interrupt
+
 __all__ = ["GC_THRESHOLDS", "collect_less", "local_pool", "ordered_map"]
 
 T = TypeVar("T")
@@ -84,9 +86,9 @@ def ordered_map(
         for item in items:
             pending.append(pool.submit(fn, item))
             if len(pending) >= limit:
-                yield pending.popleft().result()
+                yield _result(pending.popleft())
         while pending:
-            yield pending.popleft().result()
+            yield _result(pending.popleft())
         finished = True
     finally:
         for future in pending:
@@ -96,6 +98,13 @@ def ordered_map(
                 own.shutdown()
             else:
                 own.terminate()
+
+
+def _result(future: Future[R]) -> R:
+    """Return the future's result, waiting for it; Ctrl+C ends the wait at once (see
+    :func:`mineproof.interrupt.prompt_interrupt`)."""
+    with prompt_interrupt():
+        return future.result()
 
 
 class _Pool(ProcessPoolExecutor):

@@ -14,6 +14,7 @@ from mineproof.formats.json_text import read_json
 from mineproof.formats.layout_text import MINE, SAFE, parse_layout_text
 from mineproof.formats.mbf import parse_mbf
 from mineproof.formats.mstoollib import parse_grid
+from mineproof.interrupt import prompt_interrupt
 from mineproof.position import Position
 
 __all__ = ["MAX_INPUT_BYTES", "load_layout", "load_position", "read_bytes"]
@@ -47,7 +48,8 @@ def read_bytes(path: str, limit: int = MAX_INPUT_BYTES) -> bytes:
     read).
     """
     if path == "-":
-        data = sys.stdin.buffer.read(limit + 1)
+        with prompt_interrupt():  # a wait at a terminal: Ctrl+C must end it
+            data = sys.stdin.buffer.read(limit + 1)
     else:
         try:
             with Path(path).open("rb") as file:

@@ -31,6 +31,7 @@ from mineproof.board import MAX_SIDE, Layout, cell_name
 from mineproof.errors import ArgumentError, FormatError, MineproofError
 from mineproof.formats import parse_layout_text
 from mineproof.game import Game
+from mineproof.interrupt import prompt_interrupt
 from mineproof.play.replay import load_record, replay
 
 __all__ = [
@@ -221,14 +222,15 @@ def _read_in_child(data: bytes, kind: str) -> dict[str, Any]:
     unreadable = f"not a readable .{kind} replay: ms-toollib could not read it"
     with tempfile.TemporaryDirectory(prefix="mineproof-replay-") as folder:
         try:
-            done = subprocess.run(
-                [sys.executable, str(_CHILD), kind],
-                input=data,
-                capture_output=True,
-                cwd=folder,
-                timeout=_CHILD_TIMEOUT,
-                check=False,
-            )
+            with prompt_interrupt():  # a wait for the child: Ctrl+C must end it
+                done = subprocess.run(
+                    [sys.executable, str(_CHILD), kind],
+                    input=data,
+                    capture_output=True,
+                    cwd=folder,
+                    timeout=_CHILD_TIMEOUT,
+                    check=False,
+                )
         except subprocess.TimeoutExpired:
             raise FormatError(f"{unreadable} in {_CHILD_TIMEOUT:g} s") from None
         except OSError as exc:  # pragma: no cover - no process could be started

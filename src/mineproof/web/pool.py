@@ -37,6 +37,7 @@ from typing import Any, TypeVar
 
 from mineproof.english import counted
 from mineproof.errors import MineproofError, TooComplexError
+from mineproof.interrupt import cancel_later, raise_later
 from mineproof.web.work import Job
 
 __all__ = ["Pool", "PoolFull", "WorkerError", "default_workers"]
@@ -71,8 +72,16 @@ class _CpuSpent(BaseException):
     ``except Exception`` in the library swallows it)."""
 
 
+_SPENT_AGAIN = 1.0
+"""The CPU seconds after a job's limit when, still in compiled code, it is stopped at once."""
+
+
 def _spent(signum: int, frame: FrameType | None) -> None:
-    raise _CpuSpent
+    # At the next line of interpreted Python: raised inside compiled code's arithmetic, it
+    # would abort the worker (see mineproof.interrupt). The timer fires again after
+    # _SPENT_AGAIN seconds, and then it is raised at once.
+    if not raise_later(_CpuSpent, frame):
+        raise _CpuSpent
 
 
 @contextlib.contextmanager
@@ -83,11 +92,12 @@ def _cpu_limit(seconds: float) -> Iterator[None]:
         yield
         return
     signal.signal(signal.SIGPROF, _spent)
-    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_PROF, seconds, _SPENT_AGAIN)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
+        cancel_later()
 
 
 def _serve(conn: Connection, cpu_seconds: float, memory_mb: int) -> None:

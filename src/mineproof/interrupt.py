@@ -1,0 +1,106 @@
+"""Signals that raise between lines of interpreted Python, never inside compiled code.
+
+The modules mypyc compiles treat a failed operation on a big integer as running out of memory
+and abort the process (``fatal: out of memory``, status 134). CPython's multiplication and
+division of big integers look for signals as they go (``PyErr_CheckSignals``), so Ctrl+C
+during a count in compiled code raised ``KeyboardInterrupt`` inside such an operation, and
+``mineproof bench`` then died with a C abort about one time in four instead of ending quietly
+with status 130 (likewise a web worker's CPU limit, raised by ``SIGPROF``).
+
+Here a signal's handler only arms a trace function, which raises the exception at the next line
+of interpreted Python in this thread: as soon as the compiled call returns (a game, a count),
+which is a few milliseconds in play, seconds at most on the biggest boards. A second signal
+before then raises at once (the user insists). Where a tracer is already at work (a debugger,
+coverage), the exception is raised at once, as Python does by default.
+
+A deferred raise cannot end a blocking wait (a future's result, a read of standard input): the
+wait is resumed after the handler. Such waits are wrapped in :func:`prompt_interrupt`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from types import FrameType
+from typing import Any
+
+__all__ = ["cancel_later", "deferred_interrupt", "prompt_interrupt", "raise_later"]
+
+_Trace = Callable[[FrameType, str, Any], Any]
+
+_armed: list[type[BaseException]] = []
+"""The exceptions armed and not yet raised in this process (its main thread)."""
+
+
+def raise_later(exc: type[BaseException], frame: FrameType | None) -> bool:
+    """Arrange for ``exc`` to be raised at the next line of interpreted Python in this thread:
+    in ``frame`` (a signal handler's) or a frame that called it, or a frame called after.
+    Return False, arranging nothing, when ``exc`` was armed already or another tracer is at
+    work: the caller should then raise at once."""
+    if exc in _armed or sys.gettrace() is not None:
+        return False
+
+    def trace(frame: FrameType, event: str, arg: Any) -> _Trace:
+        cancel_later()
+        raise exc
+
+    _armed.append(exc)
+    sys.settrace(trace)  # the frames called from now on
+    while frame is not None:  # the frames running now, from their next line
+        frame.f_trace = trace
+        frame.f_trace_lines = True
+        frame = frame.f_back
+    return True
+
+
+def cancel_later() -> None:
+    """Forget what :func:`raise_later` arranged and has not raised yet (the frames' traces run
+    no more without the thread's)."""
+    if _armed:
+        sys.settrace(None)
+        _armed.clear()
+
+
+def _interrupted(signum: int, frame: FrameType | None) -> None:
+    if not raise_later(KeyboardInterrupt, frame):
+        raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def deferred_interrupt() -> Iterator[None]:
+    """Within the block, Ctrl+C (SIGINT) raises ``KeyboardInterrupt`` at the next line of
+    interpreted Python (see the module), and at once when pressed again before that. Outside
+    the main thread, where signals cannot be handled, the block runs unchanged."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, _interrupted)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def prompt_interrupt() -> Iterator[None]:
+    """Within the block, Ctrl+C raises ``KeyboardInterrupt`` at once, as Python does by default:
+    for a blocking wait inside :func:`deferred_interrupt` (a future's result, a read of standard
+    input), which a deferred raise would leave waiting. Outside the main thread, or where Ctrl+C
+    is not deferred, the block runs unchanged."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not _interrupted
+    ):
+        yield
+        return
+    if _armed:  # pressed already: the wait would only delay it
+        cancel_later()
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, _interrupted)

@@ -1,0 +1,59 @@
+"""Ctrl+C deferred to the next line of interpreted Python, and prompt in waits."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import threading
+import time
+
+import pytest
+
+from mineproof.interrupt import deferred_interrupt, prompt_interrupt
+
+BIG = 7**1_500_000  # its square takes most of a second, and looks for signals as it goes
+
+
+def _interrupt_soon() -> subprocess.Popen[bytes]:
+    """Return a process that sends this one SIGINT in a twentieth of a second: from outside,
+    as a terminal does (a thread of ours could not: the operation holds the interpreter)."""
+    return subprocess.Popen(["sh", "-c", f"sleep 0.05; kill -INT {os.getpid()}"])
+
+
+def test_ctrl_c_during_a_long_operation_lets_it_finish_then_raises() -> None:
+    """CPython's multiplication of big integers looks for signals and fails with
+    KeyboardInterrupt when one came: inside compiled code, mypyc takes that failure for a lack
+    of memory and aborts the process. Deferred, the product is made, and the next line raises."""
+    made = []
+    with pytest.raises(KeyboardInterrupt), deferred_interrupt():
+        timer = _interrupt_soon()
+        made.append(BIG * BIG)  # the signal lands here
+        timer.wait()
+        made.append(0)  # never run: the line before, or this one, raised
+    assert len(made) == 1 and made[0] % 7 == 0
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_without_the_deferral_the_long_operation_itself_fails() -> None:
+    """The failure that the deferral keeps out of compiled code (so the test above tests it)."""
+    made = []
+    with pytest.raises(KeyboardInterrupt):
+        timer = _interrupt_soon()
+        try:
+            made.append(BIG * BIG)
+        finally:
+            timer.wait()
+    assert made == []
+
+
+def test_a_wait_inside_a_prompt_block_ends_at_once() -> None:
+    """A blocking wait resumes after a handler that does not raise: there Ctrl+C raises at
+    once, and the deferral is back after the block."""
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt), deferred_interrupt(), prompt_interrupt():
+        timer = _interrupt_soon()
+        threading.Event().wait(60)
+    timer.wait()
+    assert time.monotonic() - start < 30
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
