@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import io
 import json
 import os
@@ -789,7 +790,8 @@ def test_generate_stops_mid_way_with_the_boards_made_whole(
     monkeypatch.setattr(BatchRequest, "make", third_fails)
     args = ["generate", "--level", "beginner", "--count", "5", "--seed", "8"]
     status, out, err = run(capsys, *args)
-    assert status == 1 and err == "mineproof: error: no board found (simulated)\n"
+    # Which board failed is named: the error alone would not say it was the third.
+    assert status == 1 and err == "mineproof: error: board 3 of 5: no board found (simulated)\n"
     assert len(_boards(out)) == 2 and out.endswith("\n")
     folder = tmp_path / "mbf"
     status, out, err = run(capsys, *args, "--format", "mbf", "--out", str(folder))
@@ -797,6 +799,90 @@ def test_generate_stops_mid_way_with_the_boards_made_whole(
     listed = [json.loads(line)["file"] for line in (folder / "manifest.jsonl").open()]
     assert listed == ["board-00001.mbf", "board-00002.mbf"]
     assert sorted(p.name for p in folder.iterdir()) == [*listed, "manifest.jsonl"]
+
+
+class _FullDisk(io.FileIO):
+    """A file on a disk that fills up after ``room`` bytes: the write that does not fit
+    writes what fits, and then fails as a full disk does."""
+
+    room = 0
+
+    def write(self, data: Any, /) -> int:
+        size = memoryview(data).nbytes
+        if self.tell() + size <= self.room:
+            return super().write(data)
+        super().write(memoryview(data)[: max(0, self.room - self.tell())])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+@pytest.mark.parametrize("format_", ["text", "json"])
+def test_a_full_disk_leaves_the_boards_written_whole(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    format_: str,
+) -> None:
+    """The disk fills in the middle of the fourth board: the file keeps the three before it,
+    whole (a cut board, or a line of JSON cut short, was left before)."""
+    args = ["generate", "--level", "beginner", "--count", "6", "--seed", "8", "--format", format_]
+    status, printed, _ = run(capsys, *args)
+    assert status == 0
+    boards = _boards(printed) if format_ == "text" else printed.splitlines(keepends=True)
+    _FullDisk.room = len("".join(boards[:3]).encode()) + 40
+    opened = Path.open
+
+    def full_disk(self: Path, mode: str = "r", *rest: Any, **named: Any) -> Any:
+        return _FullDisk(self, "wb") if mode == "wb" else opened(self, mode, *rest, **named)
+
+    monkeypatch.setattr(Path, "open", full_disk)
+    status, _, err = run(capsys, *args, "--out", str(tmp_path / "out"))
+    name = "boards.txt" if format_ == "text" else "boards.jsonl"
+    assert status == 1
+    full = "No space left on device"
+    assert err == f"mineproof: error: cannot write {tmp_path / 'out' / name}: {full}\n"
+    assert (tmp_path / "out" / name).read_text() == "".join(boards[:3])
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["generate", "--level", "beginner", "--count", "3", "--seed", "1"],
+        ["bench", "--level", "beginner", "--games", "3"],
+        ["analyze", str(EXAMPLE)],
+    ],
+)
+def test_a_standard_output_that_cannot_be_written_is_one_line(args: list[str]) -> None:
+    """A full disk behind standard output: one line, status 1 (it was a traceback)."""
+    with Path("/dev/full").open("w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "mineproof.cli", *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    assert (proc.returncode, proc.stderr) == (
+        1,
+        "mineproof: error: cannot write standard output: No space left on device\n",
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["generate", "--level", "beginner", "--out", ""],
+        ["bench", "--level", "beginner", "--games", "3", "--record", " "],
+        ["review", "--data", "", "1"],
+    ],
+)
+def test_an_empty_folder_name_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    """An empty --out printed the boards, an empty --record recorded nothing, without a word."""
+    with pytest.raises(SystemExit) as exc:
+        main(args)
+    assert exc.value.code == 2
+    assert "expected a folder name" in capsys.readouterr().err
 
 
 def _files(folder: Path) -> dict[str, bytes]:

@@ -30,7 +30,7 @@ from concurrent.futures import Executor
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, BinaryIO, NoReturn, Protocol
 
 from mineproof import __version__
 from mineproof.analysis import Analysis, analyze
@@ -227,6 +227,20 @@ def _out_file(*suffixes: str) -> Callable[[str], str]:
     return check
 
 
+def _folder_name(text: str) -> str:
+    """The ``type=`` of an option naming a folder: returns ``text``; raises
+    ``ArgumentTypeError`` for an empty name (which no folder has: a run would have written
+    to standard output, or to the current folder)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"expected a folder name, got {text!r}")
+    return text
+
+
+def _folder_path(text: str) -> Path:
+    """The ``type=`` of an option naming a folder as a ``Path`` (see :func:`_folder_name`)."""
+    return Path(_folder_name(text))
+
+
 def _check_jobs(args: argparse.Namespace) -> None:
     """Raise ``UsageError`` when ``--jobs`` is outside what this machine (or a cluster) runs."""
     if getattr(args, "scheduler", None) is not None:
@@ -350,7 +364,7 @@ def _parser() -> _Parser:
     pl.add_argument("--no-browser", action="store_true", help="do not open a browser")
     pl.add_argument(
         "--data",
-        type=Path,
+        type=_folder_path,
         metavar="DIR",
         help="where games and statistics are kept (default: the per-user data folder)",
     )
@@ -410,13 +424,44 @@ def _parser() -> _Parser:
         "a single guess. Every board is verified by the complete solver before it is written.",
     )
     _size_arguments(ge)
-    ge.add_argument("--start", choices=["opening", "safe"], default="opening", help="start rule")
-    ge.add_argument("--at", type=_cell_xy, metavar="X,Y", help="start cell (default: see docs)")
-    level, least = _int_in(1, 5), _int_in(0, 5)  # 0: the first click clears it; 1 excludes that
-    ge.add_argument("--max-level", type=level, default=5, metavar="L", help="hardest level allowed")
-    ge.add_argument("--min-level", type=least, default=0, metavar="L", help="least level needed")
     ge.add_argument(
-        "--reveal", type=_count, default=0, metavar="N", help="make the first N rounds of moves"
+        "--start",
+        choices=["opening", "safe"],
+        default="opening",
+        help="what is free of mines: the start cell and its neighbours (opening, the default), "
+        "or the start cell alone (safe)",
+    )
+    ge.add_argument(
+        "--at",
+        type=_cell_xy,
+        metavar="X,Y",
+        help="start cell, 0-based from the top left (default: the centre with --start opening; "
+        "with --start safe, the mine-free cell nearest the centre with the lowest number)",
+    )
+    level, least = _int_in(1, 5), _int_in(0, 5)  # 0: the first click clears it; 1 excludes that
+    ge.add_argument(
+        "--max-level",
+        type=level,
+        default=5,
+        metavar="L",
+        help="hardest technique allowed, 1-5: one clue, two clues, a combination of clues, a "
+        "case analysis, the mine total (default 5)",
+    )
+    ge.add_argument(
+        "--min-level",
+        type=least,
+        default=0,
+        metavar="L",
+        help="hardest technique the board must need, 0-5 (default 0: any; 0 is a board the "
+        "first click clears)",
+    )
+    ge.add_argument(
+        "--reveal",
+        type=_count,
+        default=0,
+        metavar="N",
+        help="a gentler start: the first N rounds of forced moves already made, each board "
+        "written with the position the player gets",
     )
     ge.add_argument(
         "--sampler",
@@ -424,8 +469,8 @@ def _parser() -> _Parser:
         default="auto",
         help="exact: every guess-free board equally likely (rejection); perturb: local search, "
         "fast on dense boards but biased; chain: a Markov chain from a perturb board, close to "
-        "uniform on dense boards, about a second per expert-sized board; auto: exact where it "
-        "is cheap, else perturb",
+        "uniform on dense boards, one to three seconds per expert-sized board; auto (the "
+        "default): exact where it is cheap, else perturb",
     )
     ge.add_argument(
         "--count",
@@ -438,9 +483,21 @@ def _parser() -> _Parser:
     ge.add_argument(
         "--jobs", type=_count, default=1, metavar="J", help="processes to use (1 to 4 per CPU)"
     )
-    ge.add_argument("--format", choices=["text", "mbf", "json"], default="text")
+    ge.add_argument(
+        "--format",
+        choices=["text", "mbf", "json"],
+        default="text",
+        help="text (the default): a header and rows of * and .; mbf: one binary file per board, "
+        "with --out; json: one object per line",
+    )
     _scheduler_argument(ge)
-    ge.add_argument("--out", metavar="DIR", help="folder for MBF files and their manifest")
+    ge.add_argument(
+        "--out",
+        type=_folder_name,
+        metavar="DIR",
+        help="folder to write to instead of standard output: boards.txt or boards.jsonl, or the "
+        "MBF files and their manifest",
+    )
     _force_argument(ge, "--out")
 
     be = sub.add_parser(
@@ -451,21 +508,41 @@ def _parser() -> _Parser:
         "whatever --jobs.",
     )
     _size_arguments(be)
-    be.add_argument("--rules", choices=["classic", "modern"], default="classic")
-    be.add_argument("--strategy", choices=["logic", "safest", "best"], default="best")
+    be.add_argument(
+        "--rules",
+        choices=["classic", "modern"],
+        default="classic",
+        help="first click: classic (the default), a safe click in the top-left corner; modern, "
+        "an opening at (3,3)",
+    )
+    be.add_argument(
+        "--strategy",
+        choices=["logic", "safest", "best"],
+        default="best",
+        help="how to guess when nothing is proven: best (the default), for the best odds of "
+        "winning; safest, the least likely mine; logic, never (the game counts as stuck)",
+    )
     be.add_argument(
         "--games",
         type=_int_in(1, MAX_GAMES),
         default=1000,
         metavar="N",
-        help=f"games (1-{MAX_GAMES:,})",
+        help=f"games (1-{MAX_GAMES:,}; default 1,000)",
     )
-    be.add_argument("--seed", type=_count, default=0, metavar="S")
+    be.add_argument(
+        "--seed",
+        type=_count,
+        default=0,
+        metavar="S",
+        help="seed of the games' layouts (default 0): game i of a seed is always the same board",
+    )
     be.add_argument(
         "--jobs", type=_count, default=1, metavar="J", help="processes to use (1 to 4 per CPU)"
     )
     be.add_argument("--json", action="store_true", help="print one JSON object")
-    be.add_argument("--record", metavar="DIR", help="keep every game as JSON in DIR")
+    be.add_argument(
+        "--record", type=_folder_name, metavar="DIR", help="keep every game as JSON in DIR"
+    )
     _force_argument(be, "--record")
     _scheduler_argument(be)
 
@@ -525,7 +602,7 @@ def _parser() -> _Parser:
     _animation_arguments(rv, "click")
     rv.add_argument(
         "--data",
-        type=Path,
+        type=_folder_path,
         metavar="DIR",
         help="the web app's data folder, for games given by id (default: the per-user one)",
     )
@@ -978,9 +1055,27 @@ class _BoardNote:
             self.shown = False
 
 
-def _noted(boards: Iterable[BatchItem], note: _BoardNote | None) -> Iterator[BatchItem]:
-    """Yield the ``boards``, erasing the ``note`` of each before it is written."""
-    for item in boards:
+def _noted(boards: Iterable[BatchItem], note: _BoardNote | None, count: int) -> Iterator[BatchItem]:
+    """Yield the ``boards``, erasing the ``note`` of each before it is written. Raises the
+    ``GenerationError`` of a board that could not be made naming it, when there are several of
+    ``count`` ("board 3 of 8: no guess-free ...")."""
+    made = iter(boards)
+    for index in range(1, count + 1):
+        try:
+            item = next(made)
+        except StopIteration:
+            return
+        except GenerationError as exc:
+            if count == 1:
+                raise
+            raise GenerationError(
+                f"board {index:,} of {count:,}: {exc}",
+                size=exc.size,
+                layouts=exc.layouts,
+                changes=exc.changes,
+                steps=exc.steps,
+                guess_free=exc.guess_free,
+            ) from exc
         if note is not None:
             note.clear()
         yield item
@@ -1019,11 +1114,16 @@ def _generate(args: argparse.Namespace) -> str | None:
         _executor(args.scheduler) as executor,
         closing(iter_batch(request, args.count, args.jobs, executor, note)) as made,
     ):
-        boards = _noted(made, note)
+        boards = _noted(made, note, args.count)
         if folder is None:
             # Printed boards show their own progress on a terminal; a bar would cut them.
             progress = None if sys.stdout.isatty() else _progress(args.count)
-            _print_boards(boards, show, sys.stdout, progress)
+            try:
+                _print_boards(boards, show, sys.stdout, progress)
+            except BrokenPipeError:
+                raise
+            except OSError as exc:
+                raise _stdout_failed(exc) from exc
             return None
         progress = _progress(args.count)
         if args.format == "mbf":
@@ -1031,8 +1131,8 @@ def _generate(args: argparse.Namespace) -> str | None:
         path = folder / ("boards.jsonl" if args.format == "json" else "boards.txt")
         try:
             try:
-                with path.open("w", encoding="utf-8") as out:
-                    done = _print_boards(boards, show, out, progress)
+                with path.open("wb", buffering=0) as raw:
+                    done = _print_boards(boards, show, _WholeLines(raw), progress)
             except BaseException:
                 # A run stopped before its first board leaves no file to refuse the next.
                 with suppress(OSError):
@@ -1065,10 +1165,46 @@ def _try_exact(args: argparse.Namespace) -> Iterator[None]:
         ) from exc
 
 
+class _Lines(Protocol):
+    """Where boards are printed: standard output, or a file of :class:`_WholeLines`."""
+
+    def write(self, text: str, /) -> int: ...
+
+    def flush(self) -> None: ...
+
+
+class _WholeLines:
+    """A file written straight to the system that keeps only whole writes: when one fails
+    (a full disk), the file is cut back to the end of the write before it, and the error
+    raised, so a file of boards ends with a whole board."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self.raw = raw
+        self.whole = 0
+
+    def write(self, text: str, /) -> int:
+        """Write ``text`` (UTF-8) whole; return its length. Raises ``OSError`` when it cannot
+        be, with the file cut back to what was whole."""
+        encoded = text.encode("utf-8")
+        data = memoryview(encoded)
+        try:
+            while data:
+                data = data[self.raw.write(data) or 0 :]
+        except OSError:
+            with suppress(OSError):
+                self.raw.truncate(self.whole)
+            raise
+        self.whole += len(encoded)
+        return len(text)
+
+    def flush(self) -> None:
+        """Nothing to do: every write went to the system."""
+
+
 def _print_boards(
     boards: Iterable[BatchItem],
     show: Callable[[BatchItem], str],
-    out: TextIO,
+    out: _Lines,
     progress: Callable[[int], None] | None,
 ) -> int:
     """Write each board to ``out`` as it comes, whole (one write, then a flush); return how many.
@@ -1465,8 +1601,21 @@ def _main(argv: Sequence[str] | None) -> int:
         print(_one_line(f"mineproof: error: {where}{exc}"), file=sys.stderr)
         return exit_status(exc)
     if out is not None:
-        print(out)
+        try:
+            print(out, flush=True)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            print(_one_line(f"mineproof: error: {_stdout_failed(exc)}"), file=sys.stderr)
+            return 1
     return 1 if getattr(args, "failed", False) else 0
+
+
+def _stdout_failed(exc: OSError) -> MineproofError:
+    """Return the error of standard output that could not be written (a full disk), and send
+    what is left to write to nowhere, so that Python does not fail again at exit."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return MineproofError(f"cannot write standard output: {exc.strerror or exc}")
 
 
 def error_json(exc: MineproofError) -> dict[str, Any]:
