@@ -305,3 +305,16 @@ def test_the_neighbour_tables_of_many_sizes_stay_within_their_memory(
     assert held <= limit * 1.25
     # A size forgotten is rebuilt the same when asked again.
     assert Board(30, 40).neighbour_masks()[1199] == 1 << 1168 | 1 << 1169 | 1 << 1198
+
+
+@pytest.mark.parametrize(("width", "height"), [(2.5, 1), (True, 3), (3, 2.0)])
+def test_a_side_that_is_not_an_int_is_a_type_error(width: object, height: object) -> None:
+    with pytest.raises(TypeError, match="must be an int"):
+        Board(width, height)  # type: ignore[arg-type]
+
+
+def test_a_negative_coordinate_names_no_cell() -> None:
+    """cell_name(-1, 0) was '1' and cell_name(0, -1) 'A0'."""
+    for x, y in ((-1, 0), (0, -1)):
+        with pytest.raises(ValueError, match="negative"):
+            cell_name(x, y)

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from mineproof.board import Board, Layout
+from mineproof.errors import FormatError
 from mineproof.formats import format_layout_text, parse_layout_text
 from mineproof.game import Game
 from mineproof.position import Position
@@ -35,3 +36,27 @@ def test_values_round_trip_as_the_readme_says() -> None:
             assert eval(repr(value), namespace) == value
         assert Position.parse(str(position)) == position
         assert parse_layout_text(format_layout_text(layout)) == layout
+
+
+def test_a_header_number_of_thousands_of_digits_is_a_format_error_on_its_line() -> None:
+    """It was Python's own ValueError (past 4,300 digits, no line); the parsers of files said
+    it well, through the one header rule that Position.parse now shares."""
+    with pytest.raises(FormatError, match=r"line 1: the header's mine total has 5,000 digits"):
+        Position.parse("1x1x" + "9" * 5000 + "\nH")
+    assert Position.parse(" 3 x 1 X 1 \n1H1") == Position.parse("3x1x1\n1H1")
+
+
+@pytest.mark.parametrize("code", [1.5, True, "1", None])
+def test_a_cell_code_that_is_not_an_int_is_unknown(code: object) -> None:
+    """1.5 and True passed the range check; the position then failed in its repr or the
+    analysis, far from where it was made."""
+    with pytest.raises(FormatError, match="unknown cell code"):
+        Position(Board(2, 1), (code, -1), 1)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("mines", [0.5, 1.0, True])
+def test_a_mine_total_that_is_not_an_int_is_a_type_error(mines: object) -> None:
+    with pytest.raises(TypeError, match="the mine total must be an int"):
+        Position(Board(2, 1), (1, -1), mines)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Position.parse("3x1x1\n1H1", mines=mines)  # type: ignore[arg-type]

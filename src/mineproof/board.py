@@ -45,9 +45,13 @@ def no_room(width: int, height: int, mines: int, room: int, where: str = "") -> 
 def cell_name(x: int, y: int) -> str:
     """Return the name a person reads on the board: column letters, then the 1-based row.
 
+    Raises ``ValueError`` for a negative coordinate, which names no cell.
+
     >>> cell_name(2, 3), cell_name(26, 0), cell_name(29, 15)
     ('C4', 'AA1', 'AD16')
     """
+    if x < 0 or y < 0:
+        raise ValueError(f"cell ({x}, {y}) has a negative coordinate")
     letters = ""
     n = x + 1
     while n:
@@ -147,6 +151,9 @@ def geometry_bytes() -> int:
 class Board:
     """The geometry of a board: its width and height (1 to 255 each).
 
+    Raises ``FormatError`` for a side out of that range, ``TypeError`` for one that is not an
+    ``int`` (a float or a bool).
+
     >>> b = Board(3, 2)
     >>> b.size, b.index(2, 1), b.xy(5), b.neighbours(0)
     (6, 5, (2, 1), (1, 3, 4))
@@ -157,6 +164,8 @@ class Board:
 
     def __post_init__(self) -> None:
         for name, value in (("width", self.width), ("height", self.height)):
+            if type(value) is not int:
+                raise TypeError(f"board {name} must be an int, not {type(value).__name__}")
             if not 1 <= value <= MAX_SIDE:
                 raise FormatError(f"board {name} {value} is outside 1..{MAX_SIDE}")
 

@@ -60,7 +60,7 @@ from mineproof.generate import GenerationError, check_arguments
 from mineproof.interrupt import deferred_interrupt
 from mineproof.logic import SolveResult, Step, grade, solve
 from mineproof.parallel import collect_less, ordered_map
-from mineproof.play import BenchRequest, run_bench
+from mineproof.play import RULES, STRATEGIES, BenchRequest, run_bench
 from mineproof.play.replay import animation_gif, animation_svg, load_record
 from mineproof.position import Position
 from mineproof.render import analysis_grid, analysis_svg, percent, position_svg
@@ -510,14 +510,14 @@ def _parser() -> _Parser:
     _size_arguments(be)
     be.add_argument(
         "--rules",
-        choices=["classic", "modern"],
+        choices=list(RULES),
         default="classic",
         help="first click: classic (the default), a safe click in the top-left corner; modern, "
         "an opening at (3,3)",
     )
     be.add_argument(
         "--strategy",
-        choices=["logic", "safest", "best"],
+        choices=STRATEGIES,
         default="best",
         help="how to guess when nothing is proven: best (the default), for the best odds of "
         "winning; safest, the least likely mine; logic, never (the game counts as stuck)",
@@ -1590,10 +1590,12 @@ def _main(argv: Sequence[str] | None) -> int:
         _end_bar()
         if getattr(args, "json", False):
             print(json.dumps(error_json(exc)))
-        # The source is named for what was read from it, not for a bad argument.
+        # The source is named for what was read from it, not for a bad argument (but a
+        # missing ms-toollib is about the file it could not read).
+        about_source = not isinstance(exc, ArgumentError) or exc.name == "ms-toollib"
         where = (
             ""
-            if source is None or isinstance(exc, ArgumentError)
+            if source is None or not about_source
             else "standard input: "
             if source == "-"
             else f"{source}: "

@@ -7,13 +7,46 @@ per row, ``0``-``8`` for opened cells, ``H`` for covered and ``F`` for flagged c
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from mineproof.board import Board, cell_name
 from mineproof.english import counted
 from mineproof.errors import ArgumentError, FormatError
 
-__all__ = ["COVERED", "FLAG", "Position"]
+__all__ = ["COVERED", "FLAG", "HEADER_RE", "Position", "parse_header"]
+
+HEADER_RE = re.compile(r"\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*")
+"""A ``WxHxM`` header line (ASCII digits; spaces around the parts are allowed)."""
+
+_MAX_DIGITS = 9
+"""Digits a header number may have (leading zeros aside): far more than any board (sides up to
+255, at most 65,025 mines), far fewer than Python's 4,300-digit limit on reading an int."""
+
+
+def parse_header(line: str, number: int | None = None) -> tuple[int, int, int] | None:
+    """Return ``(width, height, mines)`` from a ``WxHxM`` line, or ``None`` if it is not one.
+
+    Raises ``FormatError`` (at line ``number`` of the input, when given) when a number of the
+    header has more than 9 digits: no board is that large (the caller checks the real bounds).
+
+    >>> parse_header(" 30x16X99 "), parse_header("30x16"), parse_header("0030x016x099")
+    ((30, 16, 99), None, (30, 16, 99))
+    """
+    match = HEADER_RE.fullmatch(line)
+    if match is None:
+        return None
+    for name, digits in zip(("width", "height", "mine total"), match.groups(), strict=True):
+        if len(digits.lstrip("0")) > _MAX_DIGITS:
+            raise FormatError(
+                f"the header's {name} has {len(digits.lstrip('0')):,} digits: no board is that "
+                "large (sides 1..255)",
+                line=number,
+                excerpt=line.strip()[:40] + ("..." if len(line.strip()) > 40 else ""),
+            )
+    width, height, mines = (int(g) for g in match.groups())
+    return width, height, mines
+
 
 COVERED = -1
 """Cell code of a covered cell."""
@@ -28,7 +61,8 @@ _CODE_CHAR = {code: char for char, code in _CHAR_CODE.items()}
 class Position:
     """A player's view of a board: per cell a number 0-8, ``COVERED`` or ``FLAG``; the mine total.
 
-    Raises ``FormatError`` when a cell code is unknown or the mine total is negative, and
+    Raises ``FormatError`` when a cell code is unknown (not an ``int`` from -2 to 8) or the mine
+    total is negative, ``TypeError`` when the mine total is not an ``int``, and
     ``ArgumentError`` (``name`` ``mines``, ``allowed`` from 0 to the covered cells) when the
     mine total is larger than the covered cells. A number larger than the cell's neighbours is
     well-formed but impossible: the analysis names it (``InconsistentPositionError``), as it
@@ -58,6 +92,8 @@ class Position:
         flags = 0
         numbers = 0
         for i, code in enumerate(self.cells):
+            if type(code) is not int or not -2 <= code <= 8:
+                raise FormatError(f"cell {self._where(i)}: unknown cell code {code!r}")
             if code == COVERED:
                 covered |= 1 << i
             elif code == FLAG:
@@ -65,12 +101,12 @@ class Position:
                 flags |= 1 << i
             elif code > 0:
                 numbers |= 1 << i
-            if not -2 <= code <= 8:
-                raise FormatError(f"cell {self._where(i)}: unknown cell code {code!r}")
         object.__setattr__(self, "covered_mask", covered)
         object.__setattr__(self, "flag_mask", flags)
         object.__setattr__(self, "number_mask", numbers)
         n_covered = covered.bit_count()
+        if type(self.mines) is not int:
+            raise TypeError(f"the mine total must be an int, not {type(self.mines).__name__}")
         if self.mines < 0:
             raise FormatError(f"the mine total {self.mines} is negative")
         if self.mines > n_covered:
@@ -155,10 +191,10 @@ class Position:
         if not lines:
             raise FormatError("empty input: expected a 'WxHxM' line and the board rows")
         n0, header = lines[0]
-        parts = header.strip().lower().split("x")
-        if len(parts) != 3 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
+        size = parse_header(header, n0)
+        if size is None:
             raise FormatError("expected a 'WxHxM' header such as 30x16x99", line=n0, excerpt=header)
-        width, height, total = (int(p) for p in parts)
+        width, height, total = size
         try:
             board = Board(width, height)
         except FormatError as exc:

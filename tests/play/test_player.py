@@ -10,9 +10,9 @@ import pytest
 
 from mineproof.analysis import analyze, clear_cache, counting_budget
 from mineproof.analysis.constraints import constraints_of
-from mineproof.board import Board, iter_bits
+from mineproof.board import Board, Layout, iter_bits
 from mineproof.cli import main
-from mineproof.errors import IllegalMoveError
+from mineproof.errors import ArgumentError, IllegalMoveError
 from mineproof.game import Game
 from mineproof.logic import one_clue_closure
 from mineproof.play import (
@@ -306,3 +306,17 @@ def test_choose_guess_is_the_strategy_s_cell() -> None:
     assert choose_guess(analysis, "best") == best_guess(analysis).cell
     with pytest.raises(ValueError, match="never guesses"):
         choose_guess(analysis, "logic")
+
+
+def test_unknown_rules_or_strategy_are_named() -> None:
+    """Unknown rules were a KeyError, an unknown strategy was played as 'best'."""
+    board = Board(3, 3)
+    with pytest.raises(ArgumentError, match="unknown rules 'x'") as rules:
+        play_game(board, 1, random.Random(1), "x")  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="unknown strategy 'x'") as strategy:
+        play_game(board, 1, random.Random(1), "classic", "x")  # type: ignore[arg-type]
+    assert (rules.value.name, strategy.value.name) == ("rules", "strategy")
+    game = Game(Layout(board, 1 << 8))
+    game.reveal(0, 0)
+    with pytest.raises(ArgumentError, match="unknown strategy"):
+        play_on(game, "x")  # type: ignore[arg-type]

@@ -3,6 +3,7 @@ games by id, animations, and one-line errors."""
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import time
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from mineproof.cli import main
+from mineproof.review import recorded
 from mineproof.web.store import GameRow, Store
 
 from .test_game import LAYOUT, MOVES, RECORD, xy
@@ -159,3 +161,29 @@ def test_errors_are_one_line(
     status, out, err = run(capsys, *args)
     assert status == (2 if "argument --" in message else 1) and not out
     assert len(err.strip().splitlines()) == 1 and message in err, err
+
+
+def test_a_replay_on_standard_input_is_refused_with_the_reason_and_a_record_is_read(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Standard input has no file name to tell a replay's format by: it said 'not a game file',
+    as if the replay were broken."""
+    replay = (REPLAYS / "beginner-15s.avf").read_bytes()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(replay)))
+    status, out, err = run(capsys, "-")
+    assert (status, out) == (1, "")
+    assert err.startswith("mineproof: error: standard input: a replay's format is told by its file")
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(json.dumps(RECORD).encode())))
+    status, out, err = run(capsys, "-")
+    assert status == 0 and out.startswith("Game "), err
+
+
+def test_a_missing_ms_toollib_is_named_with_the_file(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(recorded, "find_spec", lambda name: None)
+    path = str(REPLAYS / "expert-99s.rmv")
+    status, _, err = run(capsys, path)
+    assert status == 1
+    needs = "reading .rmv replays needs ms-toollib: pip install 'mineproof[replays]'"
+    assert err == f"mineproof: error: {path}: {needs}\n"

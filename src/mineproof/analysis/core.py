@@ -246,7 +246,9 @@ def analyze(
     """Return the exact analysis of ``position``.
 
     By default flags are covered cells like any other; with ``trust_flags`` they are mines.
-    ``work`` bounds the counting (see :data:`ANALYSIS_WORK`). Raises
+    ``work`` bounds the counting (see :data:`ANALYSIS_WORK`); counts this process remembers
+    from earlier analyses cost nothing, so a position analysed once fits a smaller ``work``
+    after (:func:`clear_cache` forgets them). Raises
     :class:`~mineproof.errors.InconsistentPositionError` when no arrangement fits the numbers
     and the mine total, naming a minimal set of conflicting clues (a small one, not minimal,
     when narrowing it down would pass the budget), and

@@ -186,7 +186,9 @@ def hint(
     search for the fewest premises (past it a hint is still true, marked ``minimal`` False).
     On a position too big to count exactly, the hint is the best deduction of one or two
     numbers (see :func:`~mineproof.logic.simple_deduction`), without the guess that follows.
-    Raises :class:`~mineproof.errors.InconsistentPositionError` for an impossible position,
+    On a position with no covered cell left the hint is empty: no ``steps``, no ``safest``
+    cells, an empty ``text`` (the command line says "nothing to hint" there). Raises
+    :class:`~mineproof.errors.InconsistentPositionError` for an impossible position,
     ``TooComplexError`` when the position is too big to count and one or two numbers prove
     nothing, and ``MineproofError`` for an unknown language.
     """

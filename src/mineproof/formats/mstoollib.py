@@ -33,8 +33,9 @@ def parse_grid(text: str, mines: int | None) -> Position:
     is not JSON (see :func:`~mineproof.formats.read_json`: with the line and column, in plain
     English), not a non-empty list of equally long lists, or holds a value other than 0-8, 10
     or 11 (the message names the row and column, 1-based, and the cell ``(x, y)``, 0-based).
-    ``Position`` raises ``FormatError`` for a number larger than the cell's neighbours and for a
-    negative mine total, ``ArgumentError`` for one larger than the number of covered cells.
+    ``Position`` raises ``FormatError`` for a negative mine total, ``ArgumentError`` for one
+    larger than the number of covered cells. A number larger than the cell's neighbours is read
+    (the analysis then names it, ``InconsistentPositionError``).
 
     >>> parse_grid("[[1, 10, 1]]", 1).text()
     '3x1x1\\n1H1'

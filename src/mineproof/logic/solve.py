@@ -24,7 +24,8 @@ class SolveResult:
 
     ``solved`` says whether every safe cell was opened; ``revealed`` counts the safe cells open
     at the end, of ``safe_cells``; ``steps`` counts the rounds of deduction (each round opens
-    every cell proven safe at that moment); ``position`` is the final view, forced mines flagged.
+    every cell proven safe at that moment); ``position`` is the final view: the cells opened,
+    and no flag (the solve opens safe cells; the mines are the cells left covered).
     """
 
     start: tuple[int, int]

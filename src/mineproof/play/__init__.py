@@ -4,6 +4,7 @@ from mineproof.play.bench import BenchRequest, BenchSummary, game_rng, run_bench
 from mineproof.play.fifty import unavoidable_fifty_fifties
 from mineproof.play.player import (
     RULES,
+    STRATEGIES,
     BestGuess,
     GameResult,
     GuessReason,
@@ -22,6 +23,7 @@ from mineproof.play.player import (
 
 __all__ = [
     "RULES",
+    "STRATEGIES",
     "BenchRequest",
     "BenchSummary",
     "BestGuess",

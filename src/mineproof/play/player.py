@@ -33,7 +33,7 @@ from typing import Any, Literal
 from mineproof.analysis import Analysis, CountTooLarge, analyze, counting_budget
 from mineproof.analysis.constraints import cells_seen, condition, constraints_of
 from mineproof.board import Board, Layout, iter_bits
-from mineproof.errors import IllegalMoveError
+from mineproof.errors import ArgumentError, IllegalMoveError
 from mineproof.formats import format_layout_text
 from mineproof.game import Game
 from mineproof.logic import one_clue_closure
@@ -46,6 +46,7 @@ from mineproof.position import Position
 
 __all__ = [
     "RULES",
+    "STRATEGIES",
     "BestGuess",
     "GameResult",
     "GuessReason",
@@ -66,6 +67,9 @@ __all__ = [
 Strategy = Literal["logic", "safest", "best"]
 Rules = Literal["classic", "modern"]
 Outcome = Literal["won", "lost", "stuck"]
+
+STRATEGIES: tuple[Strategy, ...] = ("logic", "safest", "best")
+"""The strategies, as :data:`Strategy` names them."""
 
 RULES: dict[str, tuple[tuple[int, int], Literal["safe", "opening"]]] = {
     "classic": ((0, 0), "safe"),
@@ -109,7 +113,11 @@ def play_game(
     with its reason (forced, and by what; or a guess and its mine probability) and the cells it
     opened, as :mod:`mineproof.play.replay` reads it. ``config`` tunes the ``best`` strategy (a
     variant to measure against :data:`~mineproof.play.config.DEFAULT`).
+
+    Raises ``ArgumentError`` for unknown ``rules`` or ``strategy``, and ``FormatError`` when the
+    mines do not fit the board with the first click's guarantee.
     """
+    _check_strategy(strategy)
     start, layout = deal(board, mines, rng, rules)
     game = Game(layout)
     moves: list[dict[str, Any]] = []
@@ -155,8 +163,10 @@ def play_on(game: Game, strategy: Strategy = "best", config: GuessConfig = DEFAU
 
     Returns the outcome ("stuck" when the ``logic`` strategy has no forced move), the guesses
     made here and the cells open at the end. ``game``'s flags must be on mines (the player
-    trusts them), as the player's own are. Raises ``IllegalMoveError`` on a game already over.
+    trusts them), as the player's own are. Raises ``IllegalMoveError`` on a game already over,
+    ``ArgumentError`` for an unknown ``strategy``.
     """
+    _check_strategy(strategy)
     board = game.board
 
     def move(action: str, i: int, reason: dict[str, Any]) -> None:
@@ -209,6 +219,15 @@ def _play_on(
     return GameResult(outcome, guesses, game.opened_mask.bit_count())
 
 
+def _check_strategy(strategy: str) -> None:
+    """Raise ``ArgumentError`` when ``strategy`` is not one of :data:`STRATEGIES`."""
+    if strategy not in STRATEGIES:
+        raise ArgumentError(
+            f"unknown strategy {strategy!r} (choose one of {', '.join(STRATEGIES)})",
+            name="strategy",
+        )
+
+
 def deal(
     board: Board, mines: int, rng: random.Random, rules: Rules
 ) -> tuple[tuple[int, int], Layout]:
@@ -217,8 +236,13 @@ def deal(
     and a uniformly random layout of ``mines`` mines.
 
     :func:`play_game` deals each game with it, so another player can be dealt the same games
-    (``benchmarks/bench_player.py --layouts``). Raises ``FormatError`` when the mines do not fit.
+    (``benchmarks/bench_player.py --layouts``). Raises ``FormatError`` when the mines do not fit,
+    ``ArgumentError`` for unknown ``rules``.
     """
+    if rules not in RULES:
+        raise ArgumentError(
+            f"unknown rules {rules!r} (choose one of {', '.join(RULES)})", name="rules"
+        )
     start, guarantee = RULES[rules]
     if start[0] >= board.width or start[1] >= board.height:
         start = (0, 0)
@@ -231,7 +255,8 @@ def choose_guess(
     """Return the cell the player opens when nothing is forced in ``analysis``'s position: with
     ``safest`` a cell of lowest mine probability; with ``best`` :func:`best_guess`'s cell, or
     the safest when weighing the candidates would pass its budget. Raises ``ValueError`` for
-    the ``logic`` strategy, which never guesses."""
+    the ``logic`` strategy, which never guesses, ``ArgumentError`` for an unknown one."""
+    _check_strategy(strategy)
     if strategy == "logic":
         raise ValueError("the logic strategy never guesses")
     if strategy == "safest":

@@ -21,7 +21,7 @@ from mineproof.english import counted
 from mineproof.errors import ArgumentError, FormatError
 from mineproof.formats import decode_text, parse_layout_text, read_json
 from mineproof.game import Game
-from mineproof.play.player import RULES
+from mineproof.play.player import RULES, STRATEGIES
 from mineproof.position import COVERED, FLAG, Position
 from mineproof.render.gif import Frame, encode_gif
 from mineproof.render.raster import (
@@ -61,7 +61,6 @@ _FIELDS = frozenset((*_NEEDED, "seed", "index", "rules", "strategy"))
 _MOVE_FIELDS = frozenset(("action", "cell", "opened", "reason"))
 _ACTIONS = ("open", "flag")
 _OUTCOMES = ("won", "lost", "stuck")
-_STRATEGIES = ("logic", "safest", "best")
 _GUESSERS = ("safest", "best")
 _FORCED_BY = ("one clue", "exact analysis")
 _REASON_FIELDS = {
@@ -125,7 +124,7 @@ def check_record(record: object) -> dict[str, Any]:
     if "rules" in record:
         _choice(record["rules"], "field 'rules'", tuple(RULES))
     if "strategy" in record:
-        _choice(record["strategy"], "field 'strategy'", _STRATEGIES)
+        _choice(record["strategy"], "field 'strategy'", STRATEGIES)
     _choice(record["outcome"], "field 'outcome'", _OUTCOMES)
     layout = _record_layout(record, board)
     start = _cell(record["start"], "field 'start'", board)

@@ -159,10 +159,20 @@ def read_file(data: bytes, name: str) -> RecordedGame:
     a replay of another client (``.avf``, ``.mvf``, ``.rmv``, ``.evf``; see
     :func:`read_replay`) or a game mineproof recorded (``.json``; see :func:`read_record`).
 
-    Raises ``FormatError`` for another extension and when the file is malformed, and
-    ``ArgumentError`` when ms-toollib is needed and missing.
+    ``name`` ``-`` is standard input, which has no extension: there a game mineproof recorded
+    is read (JSON), and a replay is refused with a word on why. Raises ``FormatError`` for
+    another extension and when the file is malformed, and ``ArgumentError`` when ms-toollib is
+    needed and missing.
     """
     kind = Path(name).suffix.lower().lstrip(".")
+    if name == "-":
+        if data.lstrip()[:1] != b"{":
+            raise FormatError(
+                "a replay's format is told by its file name (.avf, .mvf, .rmv or .evf), and "
+                "standard input has none: give the file itself (a game mineproof recorded, in "
+                "JSON, can be piped)"
+            )
+        kind = "json"
     if kind in REPLAY_KINDS:
         return read_replay(data, kind)
     if kind != "json":
