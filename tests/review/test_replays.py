@@ -178,6 +178,14 @@ def test_the_long_wait_is_a_long_think() -> None:
     assert longest.judgement is not None and longest.judgement.kind == "forced"
 
 
+def test_a_game_without_a_long_think_says_so_in_words() -> None:
+    """It said 'Long thinks before a move of level 1 (at least 3 s): 0, 0.00 s lost.'"""
+    s = reviewed(REPLAYS / "beginner-4s.evf").summary
+    assert s.long_thinks == 0 and s.time_lost is not None
+    assert "No long think before a move of level 1 (at least 3 s)." in s.to_json()["text"]
+    assert "Long thinks" not in s.to_json()["text"]
+
+
 def test_the_review_is_the_same_with_the_exact_count_for_every_click() -> None:
     # The cheap level-1 proof only skips work: the judgements are those of the exact count.
     game = read_replay((REPLAYS / "expert-49s.avf").read_bytes(), "avf")

@@ -829,10 +829,11 @@ def _event(t: gettext.NullTranslations, names: _Names, event: Event) -> str:
 
 def flagged_first(board: Board, cells: int, lang: str = "en") -> str:
     """Return the sentence a later step of a play hint starts with: the mines earlier steps
-    proved, which it takes as flagged ("With E3 flagged as a mine:")."""
+    proved, which it takes as flagged ("Once E3 is flagged as a mine:": a step to take, not a
+    flag the player is said to have placed)."""
     t = translations(lang)
     return t.ngettext(
-        "With {cells} flagged as a mine:", "With {cells} flagged as mines:", _listed(cells)
+        "Once {cells} is flagged as a mine:", "Once {cells} are flagged as mines:", _listed(cells)
     ).format(cells=_cells(t, board, cells))
 
 

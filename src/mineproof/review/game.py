@@ -504,7 +504,13 @@ def summary_text(s: Summary, lang: str = "en") -> str:
                 unknown,
             ).format(n=unknown)
         )
-    if s.time_lost is not None:
+    if s.time_lost is not None and not s.long_thinks:
+        parts.append(
+            t.gettext("No long think before a move of level 1 (at least {threshold} s).").format(
+                threshold=decimal_text(f"{s.long_think:g}", lang)
+            )
+        )
+    elif s.time_lost is not None:
         parts.append(
             t.ngettext(
                 "Long thinks before a move of level 1 (at least {threshold} s): {n}, "
