@@ -173,7 +173,11 @@ def _int_in(low: int, high: int | None = None) -> Callable[[str], int]:
     >>> _int_in(1, 8)("08")
     8
     """
-    wanted = f"a number from {low}" + (f" to {high:,}" if high is not None else "")
+    wanted = (
+        f"a whole number from {low} to {high:,}"
+        if high is not None
+        else f"a whole number, {low} or more"
+    )
 
     def check(text: str) -> int:
         if not (text.isascii() and text.isdigit()):
