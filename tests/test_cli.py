@@ -867,6 +867,39 @@ def test_a_standard_output_that_cannot_be_written_is_one_line(args: list[str]) -
     )
 
 
+def test_an_error_in_json_on_a_full_standard_output_is_still_one_line_each() -> None:
+    """The error's JSON could not be written: Python failed again at exit (status 120)."""
+    with Path("/dev/full").open("w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "mineproof.cli", "explain", "x.txt", "--start", "1,1", "--json"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+            env={**os.environ, "PYTHONUNBUFFERED": ""},
+        )
+    assert (proc.returncode, proc.stderr.splitlines()) == (
+        1,
+        [
+            "mineproof: error: cannot write standard output: No space left on device",
+            "mineproof: error: x.txt: no such file",
+        ],
+    )
+
+
+def test_a_system_error_while_making_boards_is_not_blamed_on_the_output(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Too many open files to start a pool said 'cannot write standard output'."""
+
+    def no_files(self: BatchRequest, index: int) -> object:
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    monkeypatch.setattr(BatchRequest, "make", no_files)
+    status, out, err = run(capsys, "generate", "--level", "beginner", "--count", "2")
+    assert (status, out, err) == (1, "", "mineproof: error: Too many open files\n")
+
+
 @pytest.mark.parametrize(
     "args",
     [

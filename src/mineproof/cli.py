@@ -1124,18 +1124,20 @@ def _generate(args: argparse.Namespace) -> str | None:
             progress = None if sys.stdout.isatty() else _progress(args.count)
             try:
                 _print_boards(boards, show, sys.stdout, progress)
-            except BrokenPipeError:
-                raise
-            except OSError as exc:
-                raise _stdout_failed(exc) from exc
+            except _WriteFailed as exc:
+                raise _stdout_failed(exc.error) from exc.error
             return None
         progress = _progress(args.count)
         if args.format == "mbf":
             return _write_mbf(folder, boards, seed, _digits(args.count), progress)
         path = folder / ("boards.jsonl" if args.format == "json" else "boards.txt")
         try:
+            raw = path.open("wb", buffering=0)
+        except OSError as exc:
+            raise ArgumentError(f"cannot write {path}: {exc.strerror or exc}") from exc
+        try:
             try:
-                with path.open("wb", buffering=0) as raw:
+                with raw:
                     done = _print_boards(boards, show, _WholeLines(raw), progress)
             except BaseException:
                 # A run stopped before its first board leaves no file to refuse the next.
@@ -1143,8 +1145,9 @@ def _generate(args: argparse.Namespace) -> str | None:
                     if path.stat().st_size == 0:
                         path.unlink()
                 raise
-        except OSError as exc:
-            raise ArgumentError(f"cannot write {path}: {exc.strerror or exc}") from exc
+        except _WriteFailed as exc:
+            error = exc.error
+            raise ArgumentError(f"cannot write {path}: {error.strerror or error}") from error
         return f"wrote {counted(done, 'board')} to {path}"
 
 
@@ -1167,6 +1170,14 @@ def _try_exact(args: argparse.Namespace) -> Iterator[None]:
             changes=exc.changes,
             steps=exc.steps,
         ) from exc
+
+
+class _WriteFailed(Exception):
+    """Writing a board failed (not making it): ``error`` is the ``OSError`` of the write."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 class _Lines(Protocol):
@@ -1213,12 +1224,18 @@ def _print_boards(
 ) -> int:
     """Write each board to ``out`` as it comes, whole (one write, then a flush); return how many.
 
-    Raises ``OSError`` when ``out`` cannot be written, and what making the boards raises.
+    Raises :class:`_WriteFailed` when ``out`` cannot be written (``BrokenPipeError`` when its
+    reader left), and what making the boards raises.
     """
     done = 0
     for item in boards:
-        out.write(show(item) + "\n")
-        out.flush()
+        try:
+            out.write(show(item) + "\n")
+            out.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _WriteFailed(exc) from exc
         done += 1
         if progress:
             progress(done)
@@ -1593,7 +1610,7 @@ def _main(argv: Sequence[str] | None) -> int:
         source = getattr(args, "file", None)
         _end_bar()
         if getattr(args, "json", False):
-            print(json.dumps(error_json(exc)))
+            _emit(json.dumps(error_json(exc)))
         # The source is named for what was read from it, not for a bad argument (but a
         # missing ms-toollib is about the file it could not read).
         about_source = not isinstance(exc, ArgumentError) or exc.name == "ms-toollib"
@@ -1606,15 +1623,31 @@ def _main(argv: Sequence[str] | None) -> int:
         )
         print(_one_line(f"mineproof: error: {where}{exc}"), file=sys.stderr)
         return exit_status(exc)
-    if out is not None:
-        try:
-            print(out, flush=True)
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            print(_one_line(f"mineproof: error: {_stdout_failed(exc)}"), file=sys.stderr)
-            return 1
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        # The system refused something no input asked for (too many open files to start a
+        # pool, a cluster's connection closed): one line, as every error.
+        _end_bar()
+        what = f"{exc.filename}: " if exc.filename else ""
+        print(_one_line(f"mineproof: error: {what}{exc.strerror or exc}"), file=sys.stderr)
+        return 1
+    if out is not None and not _emit(out):
+        return 1
     return 1 if getattr(args, "failed", False) else 0
+
+
+def _emit(text: str) -> bool:
+    """Print ``text`` on standard output; return False, with the error line on standard error,
+    when it cannot be written (a full disk). Raises ``BrokenPipeError`` when its reader left."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        print(_one_line(f"mineproof: error: {_stdout_failed(exc)}"), file=sys.stderr)
+        return False
+    return True
 
 
 def _stdout_failed(exc: OSError) -> MineproofError:

@@ -8,10 +8,11 @@ during a count in compiled code raised ``KeyboardInterrupt`` inside such an oper
 with status 130 (likewise a web worker's CPU limit, raised by ``SIGPROF``).
 
 Here a signal's handler only arms a trace function, which raises the exception at the next line
-of interpreted Python in this thread: as soon as the compiled call returns (a game, a count),
-which is a few milliseconds in play, seconds at most on the biggest boards. A second signal
-before then raises at once (the user insists). Where a tracer is already at work (a debugger,
-coverage), the exception is raised at once, as Python does by default.
+of interpreted Python in a frame that was running when the signal came: as soon as the compiled
+call returns (a game, a count), which is a few milliseconds in play, seconds at most on the
+biggest boards. A second signal before then raises at once (the user insists). Where a tracer
+is already at work (a debugger, coverage), the exception is raised at once, as Python does by
+default.
 
 A deferred raise cannot end a blocking wait (a future's result, a read of standard input): the
 wait is resumed after the handler. Such waits are wrapped in :func:`prompt_interrupt`.
@@ -36,19 +37,27 @@ _armed: list[type[BaseException]] = []
 
 
 def raise_later(exc: type[BaseException], frame: FrameType | None) -> bool:
-    """Arrange for ``exc`` to be raised at the next line of interpreted Python in this thread:
-    in ``frame`` (a signal handler's) or a frame that called it, or a frame called after.
-    Return False, arranging nothing, when ``exc`` was armed already or another tracer is at
-    work: the caller should then raise at once."""
+    """Arrange for ``exc`` to be raised at the next line of interpreted Python run in ``frame``
+    (a signal handler's) or in a frame that called it: where the compiled call in progress
+    returns to. Frames called from now on are left alone, so that a finalizer (a ``__del__``,
+    a generator closed by the collector), which Python runs anywhere and whose exceptions it
+    only prints, cannot take the exception and lose it. Return False, arranging nothing, when
+    ``exc`` was armed already or another tracer is at work: the caller should then raise at
+    once."""
     if exc in _armed or sys.gettrace() is not None:
         return False
 
-    def trace(frame: FrameType, event: str, arg: Any) -> _Trace:
+    def trace(frame: FrameType, event: str, arg: Any) -> _Trace | None:
+        if event != "line":
+            return trace
         cancel_later()
         raise exc
 
+    def untraced(frame: FrameType, event: str, arg: Any) -> None:
+        return None  # a frame called after the signal: not traced
+
     _armed.append(exc)
-    sys.settrace(trace)  # the frames called from now on
+    sys.settrace(untraced)  # needed for the frames' own traces to be called at all
     while frame is not None:  # the frames running now, from their next line
         frame.f_trace = trace
         frame.f_trace_lines = True
@@ -73,8 +82,12 @@ def _interrupted(signum: int, frame: FrameType | None) -> None:
 def deferred_interrupt() -> Iterator[None]:
     """Within the block, Ctrl+C (SIGINT) raises ``KeyboardInterrupt`` at the next line of
     interpreted Python (see the module), and at once when pressed again before that. Outside
-    the main thread, where signals cannot be handled, the block runs unchanged."""
-    if threading.current_thread() is not threading.main_thread():
+    the main thread, where signals cannot be handled, or where SIGINT does not raise
+    ``KeyboardInterrupt`` (a background job of a shell ignores it), the block runs unchanged."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
         yield
         return
     previous = signal.signal(signal.SIGINT, _interrupted)

@@ -3,6 +3,7 @@ games by id, animations, and one-line errors."""
 
 from __future__ import annotations
 
+import codecs
 import io
 import json
 import shutil
@@ -173,9 +174,11 @@ def test_a_replay_on_standard_input_is_refused_with_the_reason_and_a_record_is_r
     status, out, err = run(capsys, "-")
     assert (status, out) == (1, "")
     assert err.startswith("mineproof: error: standard input: a replay's format is told by its file")
-    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(json.dumps(RECORD).encode())))
-    status, out, err = run(capsys, "-")
-    assert status == 0 and out.startswith("Game "), err
+    for mark in (b"", codecs.BOM_UTF8):
+        piped = io.BytesIO(mark + json.dumps(RECORD).encode())
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(piped))
+        status, out, err = run(capsys, "-")
+        assert status == 0 and out.startswith("Game "), err
 
 
 def test_a_missing_ms_toollib_is_named_with_the_file(

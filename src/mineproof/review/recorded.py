@@ -17,6 +17,7 @@ must be those ms-toollib's replay opened: a file whose clicks do not replay is r
 
 from __future__ import annotations
 
+import codecs
 import json
 import subprocess
 import sys
@@ -166,7 +167,7 @@ def read_file(data: bytes, name: str) -> RecordedGame:
     """
     kind = Path(name).suffix.lower().lstrip(".")
     if name == "-":
-        if data.lstrip()[:1] != b"{":
+        if data.removeprefix(codecs.BOM_UTF8).lstrip()[:1] != b"{":
             raise FormatError(
                 "a replay's format is told by its file name (.avf, .mvf, .rmv or .evf), and "
                 "standard input has none: give the file itself (a game mineproof recorded, in "
