@@ -525,3 +525,19 @@ def test_a_best_guess_riskier_than_the_safest_cells_says_why(lang: str) -> None:
         assert "It was the best guess. It belonged to a group of cells" in text, text
         assert " is " not in text and "take it now" not in text, text
     assert j.to_json(lang)["best"]["probability"] == 0.5
+
+
+@pytest.mark.parametrize(
+    ("click", "mine", "safe"), [((10, 0), (13, 0), (11, 0)), ((4, 0), (1, 0), (3, 0))]
+)
+def test_the_deduction_missed_is_the_one_nearest_the_click_among_equals(
+    click: tuple[int, int], mine: tuple[int, int], safe: tuple[int, int]
+) -> None:
+    """Two equally simple proofs, one at each end of the row (a 1 by the edge makes its
+    neighbour a mine, and the next 1 its other neighbour safe): the one shown is the proof
+    near the guess (a review quoted the same far-away proof at every guess while it stood)."""
+    position = Position.parse("15x1x4\n1H1HHHHHHHHH1H1")
+    layout = Layout.from_cells(Board(15, 1), [(1, 0), (5, 0), (7, 0), (13, 0)])
+    judged = judge_open(position, click, layout)
+    assert judged.kind == "mistake"
+    assert [(d.mine_cells, d.safe_cells) for d in judged.missed] == [([mine], []), ([], [safe])]

@@ -221,7 +221,7 @@ def solve_in_steps(layout: Layout, start: tuple[int, int]) -> tuple[list[Step], 
 
 
 def hint_steps(
-    position: Position, trust_flags: bool = False, *, work: int = HINT_WORK
+    position: Position, trust_flags: bool = False, *, work: int = HINT_WORK, near: int = 0
 ) -> list[Deduction]:
     """Return the deductions that lead to a cell to open, in order, the last proving a safe
     cell (empty when nothing is forced; one deduction proving only mines when no cell can be
@@ -230,14 +230,15 @@ def hint_steps(
     Two ways are compared: the best deduction that proves a safe cell directly, and the path a
     solve takes one lowest-level deduction at a time (proven mines taken as flagged) until it
     proves a safe cell, cut down to the steps the last one depends on. The path is taken when
-    it needs only lower levels. Flags count as :func:`~mineproof.logic.ladder.known_view`
-    says. Raises :class:`~mineproof.errors.InconsistentPositionError` for an impossible
-    position.
+    it needs only lower levels. Among equally simple deductions the one nearest the cells of
+    ``near`` is taken (a review: the click; by default, the cells it can prove safe). Flags
+    count as :func:`~mineproof.logic.ladder.known_view` says. Raises
+    :class:`~mineproof.errors.InconsistentPositionError` for an impossible position.
     """
     view, goal = known_view_and_safe(position, trust_flags)
     budget = Work(work)
     clues = {c.cell: c for c in constraints_of(view, trust_flags=True).clues}
-    first = Ladder(view, _constraints(view, clues)).best(goal, budget, lead=True)
+    first = Ladder(view, _constraints(view, clues)).best(near or goal, budget, lead=True)
     if first is None or first.safe or not goal:
         return [] if first is None else [first]
     # The direct way wins ties, so a path is worth walking only when the techniques below the
@@ -249,11 +250,11 @@ def hint_steps(
         # Walk towards the cells the lower techniques reach, not towards every safe cell. On a
         # board of many proven mines the walk is long all the same (a review's expert board:
         # some 70 one-clue mines before its level-2 safe cell; cut to the two steps needed).
-        first = Ladder(view, cons).best(reached, budget, lead=True) or first
+        first = Ladder(view, cons).best(near or reached, budget, lead=True) or first
         path = _path(view, clues, first, reached, budget)
         if path and max(d.level for d in path) < lowest:
             return path
-    direct = Ladder(view, cons).best(goal, budget, safe_only=True)
+    direct = Ladder(view, cons).best(near or goal, budget, safe_only=True)
     return [] if direct is None else [direct]
 
 

@@ -13,8 +13,9 @@ against the true layout (did it hit a mine):
   safest choices and whether it was the ``best`` strategy's pick
   (:func:`mineproof.play.best_guess`);
 - ``mistake``: a guess taken while some covered cell could be proven safe, with the deduction
-  the player missed (the hint a player would have got: :func:`mineproof.logic.hint_steps`)
-  and the lowest level at which a safe cell was provable;
+  the player missed (the hint a player would have got, :func:`mineproof.logic.hint_steps`;
+  among equally simple ones, the nearest the click) and the lowest level at which a safe
+  cell was provable;
 - ``unknown``: the position was too complex to count exactly within the work budget, and the
   techniques that need no counting (levels 1 and 2) do not prove the click.
 
@@ -283,7 +284,7 @@ def judge(
         return replace(guess, best=best, best_probability=risk, best_why=why)
     level = _lowest(cons.clues, cons.unknown, cons.mines, bool, work)
     try:
-        missed = tuple(hint_steps(position, work=HINT_WORK))
+        missed = tuple(hint_steps(position, work=HINT_WORK, near=opens))
     except TooComplexError:
         missed = ()
     return replace(guess, kind="mistake", level=level or 5, missed=missed, safe_then=safe_then)
