@@ -44,7 +44,7 @@ EXAMPLES = {
         "C1",
         "also touches those cells and needs 2 in all",
     ),
-    "pattern": ("two-clues", "5x2x2\nHHHHH\n11211", "D1", "form the 1-2-1 pattern"),
+    "pattern": ("two-clues", "5x2x2\nHHHHH\n11211", "D1", "are part of a 1-2-1 pattern"),
     # A 3 between two 1s (level 3): what the 1s allow in the cells they share with the 3.
     "combination, needs and allows": (
         "combination",
@@ -371,3 +371,16 @@ def test_a_grade_writes_its_step_counts_as_the_language_does(lang: str) -> None:
     text = grade_text(True, 2, {1: 21_000, 2: 1_512}, lang)
     assert "22512" not in text.replace(grouped_text(22_512, lang), ""), text
     assert grouped_text(22_512, lang) in text and grouped_text(21_000, lang) in text, text
+
+
+def test_two_numbers_of_a_longer_pattern_are_said_to_be_part_of_it() -> None:
+    """Two numbers cannot form a 1-2-1: a new user, counting three numbers, read '1 at B2 and 2
+    at C2 form the 1-2-1 pattern' and looked for the third. A 1-1 is formed by its two."""
+    texts = [
+        explain(d)
+        for d in deductions(Position.parse("5x2x2\nHHHHH\n11211"), trust_flags=True)
+        if d.rule == "two-clues"
+    ]
+    assert any("The 1 at B2 and the 2 at C2 are part of a 1-2-1 pattern." in s for s in texts)
+    assert any("The 1 at A2 and the 1 at B2 form the 1-1 pattern." in s for s in texts)
+    assert not any("form the 1-2-1" in s for s in texts), texts

@@ -427,9 +427,16 @@ def _two_clues(t: gettext.NullTranslations, d: Deduction, names: _Names) -> list
     common = a.mask & b.mask
     out: list[str] = []
     pattern = pattern_of(d)
-    if pattern is not None:
+    if pattern in ("1-1", "1-2"):
         out.append(
             t.gettext("{clues} form the {pattern} pattern.").format(
+                clues=names.clues(d.premises), pattern=pattern
+            )
+        )
+    elif pattern is not None:
+        # Two numbers of a longer pattern: they do not form it, and prove only their part.
+        out.append(
+            t.gettext("{clues} are part of a {pattern} pattern.").format(
                 clues=names.clues(d.premises), pattern=pattern
             )
         )
