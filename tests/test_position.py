@@ -60,3 +60,10 @@ def test_a_mine_total_that_is_not_an_int_is_a_type_error(mines: object) -> None:
         Position(Board(2, 1), (1, -1), mines)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         Position.parse("3x1x1\n1H1", mines=mines)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("header", "said"), [("4x3x-1", "mine total -1"), ("-3x1x1", "width -3")])
+def test_a_negative_header_number_is_named(header: str, said: str) -> None:
+    """It was 'unrecognised position' from the loader and 'expected a WxHxM header' here."""
+    with pytest.raises(FormatError, match=f"line 1: the header's {said} is negative"):
+        Position.parse(header + "\n" + "H" * 4)

@@ -19,6 +19,8 @@ __all__ = ["COVERED", "FLAG", "HEADER_RE", "Position", "parse_header"]
 HEADER_RE = re.compile(r"\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*")
 """A ``WxHxM`` header line (ASCII digits; spaces around the parts are allowed)."""
 
+_SIGNED_HEADER_RE = re.compile(r"\s*(-?[0-9]+)\s*[xX]\s*(-?[0-9]+)\s*[xX]\s*(-?[0-9]+)\s*")
+
 _MAX_DIGITS = 9
 """Digits a header number may have (leading zeros aside): far more than any board (sides up to
 255, at most 65,025 mines), far fewer than Python's 4,300-digit limit on reading an int."""
@@ -28,13 +30,24 @@ def parse_header(line: str, number: int | None = None) -> tuple[int, int, int] |
     """Return ``(width, height, mines)`` from a ``WxHxM`` line, or ``None`` if it is not one.
 
     Raises ``FormatError`` (at line ``number`` of the input, when given) when a number of the
-    header has more than 9 digits: no board is that large (the caller checks the real bounds).
+    header has more than 9 digits (no board is that large; the caller checks the real bounds)
+    or is negative.
 
     >>> parse_header(" 30x16X99 "), parse_header("30x16"), parse_header("0030x016x099")
     ((30, 16, 99), None, (30, 16, 99))
     """
     match = HEADER_RE.fullmatch(line)
     if match is None:
+        signed = _SIGNED_HEADER_RE.fullmatch(line)
+        if signed is not None:
+            names = ("width", "height", "mine total")
+            parts = zip(names, signed.groups(), strict=True)
+            name, value = next((n, v) for n, v in parts if v[0] == "-")
+            raise FormatError(
+                f"the header's {name} {value[:12]} is negative",
+                line=number,
+                excerpt=line.strip()[:40],
+            )
         return None
     for name, digits in zip(("width", "height", "mine total"), match.groups(), strict=True):
         if len(digits.lstrip("0")) > _MAX_DIGITS:

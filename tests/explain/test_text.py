@@ -384,3 +384,13 @@ def test_two_numbers_of_a_longer_pattern_are_said_to_be_part_of_it() -> None:
     assert any("The 1 at B2 and the 2 at C2 are part of a 1-2-1 pattern." in s for s in texts)
     assert any("The 1 at A2 and the 1 at B2 form the 1-1 pattern." in s for s in texts)
     assert not any("form the 1-2-1" in s for s in texts), texts
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_grade_of_level_0_says_that_no_technique_is_needed(lang: str) -> None:
+    """The text said only 'Solved without a guess in 0 steps.' where --json gives level 0."""
+    text = grade_text(True, 0, {}, lang)
+    assert text != grade_text(True, 0, {}, "en") or lang == "en"
+    if lang == "en":
+        assert text.endswith("No technique is needed: the first click clears the board.")
+    assert "{" not in text

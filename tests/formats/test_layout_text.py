@@ -44,7 +44,13 @@ def test_empty(text: str) -> None:
         parse_layout_text(text)
 
 
-@pytest.mark.parametrize("header", ["4x2", "4x2x2x1", "ax2x2", "4*2*2", "-4x2x2", "4x2x"])
+def test_a_negative_header_number_is_named() -> None:
+    with pytest.raises(FormatError, match=r"^line 2: the header's width -4 is negative") as info:
+        parse_layout_text("\n-4x2x2\n*...\n...*")
+    assert (info.value.line, info.value.excerpt) == (2, "-4x2x2")
+
+
+@pytest.mark.parametrize("header", ["4x2", "4x2x2x1", "ax2x2", "4*2*2", "4x2x"])
 def test_bad_header(header: str) -> None:
     pattern = r"^line 2: not a layout: expected a 'WxHxM' line"
     with pytest.raises(FormatError, match=pattern) as info:

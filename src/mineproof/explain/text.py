@@ -1093,6 +1093,8 @@ def grade_text(solved: bool, level: int, steps: dict[int, int], lang: str = "en"
             total,
         ).format(n=_grouped(t, total))
     parts = [head]
+    if solved and not level:
+        parts.append(t.gettext("No technique is needed: the first click clears the board."))
     if level:
         parts.append(
             t.gettext("Hardest technique: level {level}, {name}.").format(
