@@ -27,7 +27,9 @@ def _interrupt_soon() -> subprocess.Popen[bytes]:
 def test_ctrl_c_during_a_long_operation_lets_it_finish_then_raises() -> None:
     """CPython's multiplication of big integers looks for signals and fails with
     KeyboardInterrupt when one came: inside compiled code, mypyc takes that failure for a lack
-    of memory and aborts the process. Deferred, the product is made, and the next line raises."""
+    of memory and aborts the process. Deferred, the product is made, and the next line raises.
+    (Without the deferral the product is not made: ``made`` stays empty, unless the signal comes
+    after the product on a loaded machine, when the test cannot tell.)"""
     made = []
     with pytest.raises(KeyboardInterrupt), deferred_interrupt():
         timer = _interrupt_soon()
@@ -36,18 +38,6 @@ def test_ctrl_c_during_a_long_operation_lets_it_finish_then_raises() -> None:
         made.append(0)  # never run: the line before, or this one, raised
     assert len(made) == 1 and made[0] % 7 == 0
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
-
-
-def test_without_the_deferral_the_long_operation_itself_fails() -> None:
-    """The failure that the deferral keeps out of compiled code (so the test above tests it)."""
-    made = []
-    with pytest.raises(KeyboardInterrupt):
-        timer = _interrupt_soon()
-        try:
-            made.append(BIG * BIG)
-        finally:
-            timer.wait()
-    assert made == []
 
 
 def test_a_wait_inside_a_prompt_block_ends_at_once() -> None:
