@@ -21,10 +21,9 @@ import random
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from make_steps_reference import frozen_json, step_text
+from make_steps_reference import frozen_json, frozen_text, step_text
 
 from mineproof.board import Board, Layout
-from mineproof.explain import explain
 from mineproof.generate import generate
 from mineproof.logic import Step, grade, logic_steps
 
@@ -49,7 +48,7 @@ def stream_digest(steps: Iterable[Step]) -> str:
         data = [
             s.number,
             frozen_json(s.deduction),
-            explain(s.deduction),
+            frozen_text(s.deduction),
             format(s.position.covered_mask, "x"),
             format(s.position.flag_mask, "x"),
         ]

@@ -24,6 +24,7 @@ import random
 from pathlib import Path
 
 from mineproof.board import Board, Layout
+from mineproof.explain import explain
 from mineproof.generate import generate
 from mineproof.logic import Deduction, Step, hint_steps, solve_in_steps
 
@@ -62,6 +63,16 @@ def frozen_json(d: Deduction) -> dict[str, object]:
     data: dict[str, object] = d.to_json()
     data["uses_mine_count"] = data.pop("uses_mine_total")
     return data
+
+
+def frozen_text(d: Deduction) -> str:
+    """Return a deduction's English text as it was worded when the references were made: two
+    numbers of a longer pattern were then said to "form the 1-2-1 pattern" (since 2026-11-29
+    they are "part of a 1-2-1 pattern"); everything else is hashed as it is."""
+    text = explain(d)
+    for pattern in ("1-2-1", "1-2-2-1"):
+        text = text.replace(f" are part of a {pattern} pattern.", f" form the {pattern} pattern.")
+    return text
 
 
 def steps_digest(steps: list[Step]) -> str:
