@@ -1072,14 +1072,7 @@ def _noted(boards: Iterable[BatchItem], note: _BoardNote | None, count: int) -> 
         except GenerationError as exc:
             if count == 1:
                 raise
-            raise GenerationError(
-                f"board {index:,} of {count:,}: {exc}",
-                size=exc.size,
-                layouts=exc.layouts,
-                changes=exc.changes,
-                steps=exc.steps,
-                guess_free=exc.guess_free,
-            ) from exc
+            raise exc.reworded(f"board {index:,} of {count:,}: {exc}") from exc
         if note is not None:
             note.clear()
         yield item
@@ -1164,12 +1157,8 @@ def _try_exact(args: argparse.Namespace) -> Iterator[None]:
         window = args.min_level > 0 or args.max_level < 5
         if not window or args.sampler == "exact" or exc.guess_free is not None:
             raise
-        raise GenerationError(
-            f"{exc}; --sampler exact draws layouts uniformly and may find one",
-            layouts=exc.layouts,
-            changes=exc.changes,
-            steps=exc.steps,
-        ) from exc
+        advice = "--sampler exact draws layouts uniformly and may find one"
+        raise exc.reworded(f"{exc}; {advice}") from exc
 
 
 class _WriteFailed(Exception):

@@ -189,6 +189,18 @@ class GenerationError(TooComplexError):
         self.layouts, self.changes, self.steps = layouts, changes, steps
         self.guess_free = guess_free
 
+    def reworded(self, message: str) -> GenerationError:
+        """Return the same error (what was tried, as data) with ``message``: a caller's words
+        added to the library's."""
+        return GenerationError(
+            message,
+            size=self.size,
+            layouts=self.layouts,
+            changes=self.changes,
+            steps=self.steps,
+            guess_free=self.guess_free,
+        )
+
 
 Progress = Callable[[int, int], None]
 """Told the work done so far on one board: ``(layouts, changes)``, the fresh layouts drawn and

@@ -161,13 +161,7 @@ def first_layout(
                 max_level=high,
             )
         except GenerationError as exc:
-            raise GenerationError(
-                f"{exc}; {_TRY_ELSE}",
-                layouts=exc.layouts,
-                changes=exc.changes,
-                steps=exc.steps,
-                guess_free=exc.guess_free,
-            ) from exc
+            raise exc.reworded(f"{exc}; {_TRY_ELSE}") from exc
     if not reveal:
         return found.layout.mines, []
     return found.layout.mines, _moves_to(found.layout, (x, y), pre_revealed(found, reveal))
