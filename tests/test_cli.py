@@ -706,6 +706,7 @@ def test_mines_with_a_level_replaces_its_mine_count(capsys: pytest.CaptureFixtur
         ("3x1x1\n01F\n", [], "every safe cell is open and every mine flagged, the game is won"),
         ("3x1x1\n01F\n", ["--trust-flags"], "the game is won"),
         ("2x1x0\n00\n", [], "nothing to hint: every cell is open"),
+        ("3x1x1\n01H\n", ["--open"], "nothing to open: every safe cell is open, the game is won"),
     ],
 )
 def test_hint_on_a_finished_position_says_so(

@@ -687,9 +687,16 @@ def _layout(args: argparse.Namespace) -> Layout:
 
 def _nothing_to_hint(analysis: Analysis | None) -> str:
     """Return why a position has no hint: every covered cell is a mine in every arrangement (a
-    flag that may be safe is a cell to guess, with a word on the flag)."""
+    flag that may be safe is a cell to guess, with a word on the flag), and, with ``--open``,
+    some of those mines may not be flagged yet."""
     if analysis is None or not analysis.position.covered_mask:
         return "nothing to hint: every cell is open"
+    unflagged = analysis.mine_mask & ~analysis.position.flag_mask
+    if unflagged:
+        return (
+            "nothing to open: every safe cell is open, the game is won "
+            f"({counted(unflagged.bit_count(), 'unflagged mine')} left)"
+        )
     return "nothing to hint: every safe cell is open and every mine flagged, the game is won"
 
 

@@ -394,3 +394,13 @@ def test_a_grade_of_level_0_says_that_no_technique_is_needed(lang: str) -> None:
     if lang == "en":
         assert text.endswith("No technique is needed: the first click clears the board.")
     assert "{" not in text
+
+
+def test_a_play_hint_has_no_cell_to_lead_to_once_every_safe_cell_is_open() -> None:
+    # B1 is proven a mine, but nothing is left to open: the game is won, the hint is empty.
+    won = Position.parse("3x1x1\n01H")
+    led = hint(won, open=True)
+    assert not led.steps and not led.safest and led.text == ""
+    assert led.analysis is not None and led.analysis.mine_mask == 0b100
+    # Without ``open`` the mine is a hint of its own.
+    assert [d.mine_cells for d in hint(won).steps] == [[(2, 0)]]

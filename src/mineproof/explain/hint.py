@@ -187,7 +187,8 @@ def hint(
     On a position too big to count exactly, the hint is the best deduction of one or two
     numbers (see :func:`~mineproof.logic.simple_deduction`), without the guess that follows.
     On a position with no covered cell left the hint is empty: no ``steps``, no ``safest``
-    cells, an empty ``text`` (the command line says "nothing to hint" there). Raises
+    cells, an empty ``text`` (the command line says "nothing to hint" there); with ``open``, so
+    it is on a position whose covered cells are all mines (every safe cell is open). Raises
     :class:`~mineproof.errors.InconsistentPositionError` for an impossible position,
     ``TooComplexError`` when the position is too big to count and one or two numbers prove
     nothing, and ``MineproofError`` for an unknown language.
@@ -212,7 +213,8 @@ def hint(
             return Hint(tuple(steps), texts, None, [], None, texts[0], lang)
         # Only mines: the guess a player who flagged every proven mine (and nothing else) is
         # given, with those flags trusted, which is exact.
-        mines = analyze(position, trust_flags=trust_flags).mine_mask
+        exact = analyze(position, trust_flags=trust_flags)
+        mines = exact.mine_mask
         cells = tuple(
             FLAG if mines >> i & 1 else COVERED if code == FLAG else code
             for i, code in enumerate(position.cells)
@@ -221,6 +223,9 @@ def hint(
         analysis, safest, p, text, best = _guess(
             flagged, True, lang, mines_proven=True, flags=position.flag_mask & ~mines
         )
+        if not safest:
+            # Every safe cell is open (the game is won): there is no cell to lead to.
+            return Hint((), (), exact, [], None, "", lang)
         return Hint(tuple(steps), texts, analysis, safest, p, texts[0], lang, best, text)
     analysis, safest, p, text, best = _guess(position, trust_flags, lang)
     return Hint((), (), analysis, safest, p, text, lang, best)
