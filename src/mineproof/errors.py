@@ -40,6 +40,7 @@ __all__ = [
     "NotFoundError",
     "TooComplexError",
     "UsageError",
+    "check_work",
     "exit_status",
     "http_status",
 ]
@@ -111,6 +112,23 @@ class ArgumentError(MineproofError):
         self.name = name
         self.allowed = allowed
         super().__init__(message)
+
+
+def check_work(work: int) -> int:
+    """Return ``work``, a budget of work units, when it is a whole number, 0 or more. Raises
+    :class:`ArgumentError` naming it otherwise (a negative budget would be spent before any
+    work, a float or a bool is a mistake of the caller's).
+
+    >>> check_work(-5)
+    Traceback (most recent call last):
+    ...
+    mineproof.errors.ArgumentError: work -5: expected a whole number of work units, 0 or more
+    """
+    if type(work) is not int or work < 0:
+        raise ArgumentError(
+            f"work {work!r}: expected a whole number of work units, 0 or more", name="work"
+        )
+    return work
 
 
 class UsageError(ArgumentError):

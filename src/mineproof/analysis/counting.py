@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from math import comb, log2
 
-from mineproof.errors import TooComplexError
+from mineproof.errors import TooComplexError, check_work
 
 __all__ = [
     "COUNT_MEMORY",
@@ -109,8 +109,9 @@ def counting_budget(limit: int) -> Iterator[_Budget]:
     already remembered cost nothing). A count past it raises :class:`CountTooLarge`. Inside
     another such block, the work is charged to both: the inner block cannot spend more than
     the outer one has left (a review of a whole game bounds the counts of all its clicks).
-    Yields the block's budget, whose ``spent`` says how much work its counts did."""
-    budget = _Budget(limit, _SHARED.get())
+    Yields the block's budget, whose ``spent`` says how much work its counts did. Raises
+    :class:`~mineproof.errors.ArgumentError` when ``limit`` is not a whole number, 0 or more."""
+    budget = _Budget(check_work(limit), _SHARED.get())
     token = _SHARED.set(budget)
     try:
         yield budget

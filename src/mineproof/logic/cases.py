@@ -21,6 +21,7 @@ from typing import Literal
 
 from mineproof.analysis.constraints import Clue
 from mineproof.board import iter_bits
+from mineproof.logic.premises import Work
 
 __all__ = ["Branch", "CaseProof", "Event", "case_proof"]
 
@@ -92,15 +93,6 @@ class CaseProof:
         return out
 
 
-class _Budget:
-    def __init__(self, work: int) -> None:
-        self.left = work
-
-    def spend(self, n: int) -> bool:
-        self.left -= n
-        return self.left >= 0
-
-
 def case_proof(
     premises: Sequence[Clue], target: int, mine: bool, *, depth: int = 4, work: int = 20_000
 ) -> CaseProof | None:
@@ -108,7 +100,7 @@ def case_proof(
     to "``target`` is a mine" (``mine``) or "is safe", within ``depth`` splits and ``work``
     clue visits; ``None`` when there is none within those bounds.
     """
-    budget = _Budget(work)
+    budget = Work(work)
     clues = list(premises)
     for limit in range(depth + 1):
         found = _refute(clues, target, not mine, 0, 0, limit, budget)
@@ -126,7 +118,7 @@ def _refute(
     safe_known: int,
     mine_known: int,
     splits: int,
-    budget: _Budget,
+    budget: Work,
 ) -> tuple[Branch, int] | None:
     """Return a refutation of ``cell`` being a mine (``mine``) or safe, given the cells known
     so far, with at most ``splits`` further splits; with it, the known cells it relies on."""
@@ -171,7 +163,7 @@ def _split_cells(clues: list[Clue], known: int) -> list[int]:
 
 
 def _propagate(
-    clues: list[Clue], safe: int, mine: int, budget: _Budget
+    clues: list[Clue], safe: int, mine: int, budget: Work
 ) -> tuple[list[tuple[Event, int]], int, int, tuple[Event, int] | None]:
     """Apply the one-clue rules until nothing changes or a clue fails.
 

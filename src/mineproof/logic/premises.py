@@ -15,6 +15,7 @@ from itertools import combinations
 
 from mineproof.analysis.constraints import Clue
 from mineproof.board import Board
+from mineproof.errors import check_work
 
 __all__ = ["Premises", "Work", "counting_cost", "fewest_premises"]
 
@@ -27,7 +28,9 @@ class Work:
     """
 
     def __init__(self, limit: int) -> None:
-        self.left = limit
+        """Raises :class:`~mineproof.errors.ArgumentError` when ``limit`` is not a whole
+        number, 0 or more."""
+        self.left = check_work(limit)
 
     def spend(self, units: int) -> bool:
         """Spend ``units``; return whether the budget still holds."""
