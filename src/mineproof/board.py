@@ -15,7 +15,7 @@ from typing import Literal, overload
 
 from mineproof.bitboard import bitboard, iter_bits, mask_of
 from mineproof.english import counted
-from mineproof.errors import FormatError, IllegalMoveError
+from mineproof.errors import ArgumentError, FormatError, IllegalMoveError
 
 __all__ = ["LEVELS", "MAX_SIDE", "Board", "FirstClick", "Layout", "cell_name", "iter_bits"]
 
@@ -180,10 +180,31 @@ class Board:
         return (1 << self.size) - 1
 
     def index(self, x: int, y: int) -> int:
-        """Return the cell index of ``(x, y)``; raises ``FormatError`` outside the board."""
+        """Return the cell index of ``(x, y)``. Raises ``ArgumentError`` outside the board (a
+        parser that reads a cell checks it first, to name where in its input it is).
+
+        >>> Board(3, 2).index(3, 0)
+        Traceback (most recent call last):
+        ...
+        mineproof.errors.ArgumentError: cell (3, 0) is outside the 3x2 board: x is 0 to 2, y 0 to 1
+        """
         if not (0 <= x < self.width and 0 <= y < self.height):
-            raise FormatError(f"cell ({x}, {y}) is outside the {self.width}x{self.height} board")
+            raise ArgumentError(self._outside(x, y))
         return y * self.width + x
+
+    def move_index(self, x: int, y: int) -> int:
+        """Return the cell index of ``(x, y)``, a move's cell. Raises ``IllegalMoveError``
+        outside the board."""
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise IllegalMoveError(self._outside(x, y), cell=(x, y))
+        return y * self.width + x
+
+    def _outside(self, x: int, y: int) -> str:
+        """Return the words for cell ``(x, y)`` outside the board."""
+        return (
+            f"cell ({x}, {y}) is outside the {self.width}x{self.height} board: "
+            f"x is 0 to {self.width - 1}, y 0 to {self.height - 1}"
+        )
 
     def xy(self, i: int) -> tuple[int, int]:
         """Return ``(x, y)`` of cell index ``i``."""
@@ -227,7 +248,9 @@ class Board:
             return 1 << i
         if rule == "opening":
             return (1 << i) | self.neighbour_masks()[i]
-        raise FormatError(f"unknown first-click rule {rule!r} (expected safe, opening or none)")
+        raise ArgumentError(
+            f"unknown first-click rule {rule!r} (expected safe, opening or none)", name="rule"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,7 +270,7 @@ class Layout:
 
     def __post_init__(self) -> None:
         if self.mines < 0 or self.mines >> self.board.size:
-            raise FormatError("mine mask has cells outside the board")
+            raise ArgumentError("mine mask has cells outside the board")
 
     @property
     def mine_count(self) -> int:
@@ -273,7 +296,7 @@ class Layout:
     def start_index(self, start: tuple[int, int]) -> int:
         """Return the cell index of a start cell, which must be on the board and mine-free.
 
-        Raises ``FormatError`` outside the board and ``IllegalMoveError`` on a mine.
+        Raises ``ArgumentError`` outside the board and ``IllegalMoveError`` on a mine.
         """
         i = self.board.index(*start)
         if self.is_mine(i):
@@ -287,13 +310,13 @@ class Layout:
     def from_cells(cls, board: Board, cells: list[tuple[int, int]]) -> Layout:
         """Return the layout with mines at the given ``(x, y)`` cells.
 
-        Raises ``FormatError`` for a cell outside the board or a cell given twice.
+        Raises ``ArgumentError`` for a cell outside the board or a cell given twice.
         """
         mask = 0
         for x, y in cells:
             bit = 1 << board.index(x, y)
             if mask & bit:
-                raise FormatError(f"mine at ({x}, {y}) [{cell_name(x, y)}] is given twice")
+                raise ArgumentError(f"mine at ({x}, {y}) [{cell_name(x, y)}] is given twice")
             mask |= bit
         return cls(board, mask)
 
@@ -310,7 +333,8 @@ class Layout:
 
         With a ``start`` cell, the first-click ``rule`` keeps that cell (``safe``) or that cell
         and its neighbours (``opening``) free of mines; every other cell is equally likely.
-        Raises ``FormatError`` when the mines do not fit outside the start area.
+        Raises ``ArgumentError`` when the mines do not fit outside the start area, the start
+        is outside the board or the rule unknown.
         """
         excluded = 0
         if start is not None:
@@ -318,5 +342,7 @@ class Layout:
         free = iter_bits(board.full_mask & ~excluded)
         if not 0 <= mines <= len(free):
             where = f" outside the {rule} start area" if excluded else ""
-            raise FormatError(no_room(board.width, board.height, mines, len(free), where))
+            raise ArgumentError(
+                no_room(board.width, board.height, mines, len(free), where), name="mines"
+            )
         return cls(board, mask_of(rng.sample(free, mines)))

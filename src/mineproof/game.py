@@ -258,12 +258,7 @@ class Game:
         """Return the index of ``(x, y)``; raises ``IllegalMoveError`` after the end or outside."""
         if self._state != "playing":
             raise GameOverError(f"the game is over ({self._state})")
-        b = self._board
-        if not (0 <= x < b.width and 0 <= y < b.height):
-            raise IllegalMoveError(
-                f"cell ({x}, {y}) is outside the {b.width}x{b.height} board", cell=(x, y)
-            )
-        return y * b.width + x
+        return self._board.move_index(x, y)
 
     def reveal(self, x: int, y: int) -> list[int]:
         """Open cell ``(x, y)`` and return the indices newly opened, in the order opened.

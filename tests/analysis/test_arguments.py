@@ -25,7 +25,7 @@ def test_analyze_of_text_says_to_parse_it() -> None:
 def test_a_probability_off_the_board_is_an_argument_error(x: int, y: int) -> None:
     # Before: a FormatError, the error of malformed input, though nothing was read.
     analysis = analyze(Position.parse("3x3x1\nHHH\nH1H\nHHH"))
-    with pytest.raises(ArgumentError, match=rf"^cell \({x}, {y}\) is off the 3x3 board"):
+    with pytest.raises(ArgumentError, match=rf"^cell \({x}, {y}\) is outside the 3x3 board: x "):
         analysis.probability(x, y)
     assert analysis.probability(2, 2) == analysis.probability(0, 0)
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mineproof.board import Board, Layout
-from mineproof.errors import FormatError, IllegalMoveError
+from mineproof.errors import ArgumentError, IllegalMoveError
 from mineproof.logic import solve
 
 
@@ -105,5 +105,5 @@ def test_start_errors() -> None:
     layout = Layout.from_cells(Board(3, 3), [(0, 0)])
     with pytest.raises(IllegalMoveError, match="start cell"):
         solve(layout, (0, 0))
-    with pytest.raises(FormatError, match="outside"):
+    with pytest.raises(ArgumentError, match="outside"):
         solve(layout, (3, 0))

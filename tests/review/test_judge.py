@@ -21,7 +21,7 @@ import pytest
 
 from mineproof.analysis import clear_cache
 from mineproof.board import Board, Layout, iter_bits
-from mineproof.errors import ArgumentError, FormatError, IllegalMoveError
+from mineproof.errors import ArgumentError, IllegalMoveError
 from mineproof.explain import LANGUAGES, best_guess_text, review_best_guess_text
 from mineproof.game import Game
 from mineproof.position import Position
@@ -250,8 +250,11 @@ def test_a_position_too_complex_to_count_is_judged_unknown() -> None:
 def test_bad_clicks_are_refused() -> None:
     layout = Layout.from_cells(Board(4, 3), [(3, 0), (3, 2)])
     position = Position.parse("4x3x2\n001H\n002H\n001F")
-    with pytest.raises(FormatError):
+    # A move off the board, as the game refuses it.
+    with pytest.raises(IllegalMoveError, match=r"^cell \(4, 0\) is outside the 4x3 board"):
         judge_open(position, (4, 0), layout)
+    with pytest.raises(IllegalMoveError, match=r"^cell \(0, 3\) is outside the 4x3 board"):
+        judge_chord(position, (0, 3), layout)
     with pytest.raises(IllegalMoveError, match="already open"):
         judge_open(position, (0, 0), layout)
     with pytest.raises(IllegalMoveError, match="flagged"):

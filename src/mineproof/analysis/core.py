@@ -35,7 +35,7 @@ from mineproof.analysis.counting import (
     product_cost,
 )
 from mineproof.board import iter_bits
-from mineproof.errors import ArgumentError, FormatError
+from mineproof.errors import FormatError
 from mineproof.position import Position
 
 __all__ = [
@@ -96,13 +96,7 @@ class Analysis:
         """Return the exact mine probability of cell ``(x, y)``; ``None`` for an opened cell.
 
         Raises :class:`~mineproof.errors.ArgumentError` for a cell off the board."""
-        board = self.position.board
-        if not (0 <= x < board.width and 0 <= y < board.height):
-            raise ArgumentError(
-                f"cell ({x}, {y}) is off the {board.width}x{board.height} board: x is 0 to "
-                f"{board.width - 1}, y 0 to {board.height - 1}"
-            )
-        n = self.mine_counts[board.index(x, y)]
+        n = self.mine_counts[self.position.board.index(x, y)]
         return None if n < 0 else Fraction(n, self.arrangements)
 
     def probabilities(self) -> list[list[Fraction | None]]:

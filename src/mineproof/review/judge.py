@@ -66,9 +66,9 @@ __all__ = [
 def chord_cells(position: Position, cell: tuple[int, int]) -> int:
     """Return the bitmask of the cells a chord at ``cell`` opens: the covered unflagged
     neighbours of an opened number with exactly as many flags around it as its value; 0 when
-    the chord opens nothing. Raises ``FormatError`` for a cell outside the board."""
+    the chord opens nothing. Raises ``IllegalMoveError`` for a cell outside the board."""
     board = position.board
-    i = board.index(*cell)
+    i = board.move_index(*cell)
     number = position.cells[i]
     if number <= 0:
         return 0
@@ -155,11 +155,11 @@ def judge_open(
 
     ``layout`` is the game's true mine layout, ``work`` the counting budget of each exact count
     (see :data:`~mineproof.analysis.ANALYSIS_WORK`); past it the judgement is ``unknown``
-    unless levels 1 and 2 prove the cell. Raises ``FormatError`` for a cell outside the board,
-    ``IllegalMoveError`` for an opened or flagged cell, and ``ArgumentError`` when the layout
-    does not fit the position.
+    unless levels 1 and 2 prove the cell. Raises ``IllegalMoveError`` for a cell outside the
+    board, an opened or a flagged cell, and ``ArgumentError`` when the layout does not fit the
+    position.
     """
-    i = position.board.index(*cell)
+    i = position.board.move_index(*cell)
     if not position.covered_mask >> i & 1:
         raise IllegalMoveError(f"{_named(cell)} is already open", cell=cell)
     if position.flag_mask >> i & 1:
@@ -174,7 +174,7 @@ def judge_chord(
     """Return the judgement of a chord on the number at ``cell`` in ``position``: it opens the
     cells of :func:`chord_cells` (see :class:`Judgement`).
 
-    Raises ``FormatError`` for a cell outside the board, ``IllegalMoveError`` when the chord
+    Raises ``IllegalMoveError`` for a cell outside the board or when the chord
     opens nothing (not an opened number, another number of flags around it, or no covered
     cell left around it), and ``ArgumentError`` when the layout does not fit the position.
     """

@@ -492,10 +492,7 @@ class Games:
     def _plan(self, live: _Live, kind: str, x: int, y: int, lang: str) -> _Plan:
         """Check the move against the game and return what it needs done (lock held)."""
         row = live.row
-        if not (0 <= x < row.width and 0 <= y < row.height):
-            raise IllegalMoveError(
-                f"cell ({x}, {y}) is outside the {row.width}x{row.height} board", cell=(x, y)
-            )
+        Board(row.width, row.height).move_index(x, y)
         if row.state in ("won", "lost"):
             raise GameOverError(f"the game is over ({row.state})")
         limit = MOVES_PER_CELL * row.width * row.height
