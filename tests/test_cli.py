@@ -489,7 +489,8 @@ def test_a_reader_that_leaves_early_gets_no_traceback() -> None:
     proc.stdout.read(10)
     proc.stdout.close()
     err = proc.stderr.read().decode()
-    assert proc.wait(timeout=60) == 1
+    # Not the status of an error: that of a command a closed pipe ended, as a shell gives it.
+    assert proc.wait(timeout=60) == 141
     assert "Traceback" not in err and err == ""
 
 

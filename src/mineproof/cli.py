@@ -1586,10 +1586,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         _end_bar()
         return 130
     except BrokenPipeError:
-        # The reader left (`mineproof explain ... | head`): stop quietly, and keep Python from
-        # failing again when it flushes standard output at exit.
+        # The reader left (`mineproof explain ... | head`): stop quietly, with the status a
+        # shell gives a command that a closed pipe ended (as `yes | head` does), not that of an
+        # error; and keep Python from failing again when it flushes standard output at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+        return PIPE_CLOSED
+
+
+PIPE_CLOSED = 128 + 13
+"""The exit status when the reader of standard output left before the end: 128 + SIGPIPE."""
 
 
 def _main(argv: Sequence[str] | None) -> int:
