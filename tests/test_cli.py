@@ -170,8 +170,8 @@ def test_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "solve", str(LAYOUT), "--start", "15,8", "--json")
     assert status == 0
     data = json.loads(out)
-    assert data["solved"] is True and data["revealed"] == data["safe_cells"] == 381
-    assert data["steps"] > 0
+    assert data["solved"] is True and data["opened_count"] == data["safe_count"] == 381
+    assert data["rounds"] > 0
 
 
 def test_solve_stuck_board_reports_position(
@@ -185,7 +185,7 @@ def test_solve_stuck_board_reports_position(
     path = write(tmp_path, "stuck.mbf", format_mbf(layout))
     status, out, _ = run(capsys, "solve", path, "--start", "0,0", "--json")
     data = json.loads(out)
-    assert status == 0 and data["solved"] is False and data["revealed"] < data["safe_cells"]
+    assert status == 0 and data["solved"] is False and data["opened_count"] < data["safe_count"]
     assert data["position"].startswith("30x16x99\n")
 
 
@@ -411,8 +411,8 @@ def test_grade_and_explain(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "grade", str(LAYOUT), "--start", "15,8", "--json")
     data = json.loads(out)
     assert status == 0 and data["solved"] is True
-    assert data["level"] == max(int(k) for k in data["steps"])
-    assert data["total_steps"] == sum(data["steps"].values())
+    assert data["level"] == max(int(k) for k in data["steps_by_level"])
+    assert data["total_steps"] == sum(data["steps_by_level"].values())
     status, out, _ = run(capsys, "explain", str(LAYOUT), "--start", "15,8")
     lines = out.strip().splitlines()
     assert status == 0 and lines[0].startswith("1. [")
@@ -717,7 +717,8 @@ def test_hint_on_a_finished_position_says_so(
     status, out, err = run(capsys, "hint", path, *flags)
     _one_line(status, out, err, needle)
     status, out, err = run(capsys, "hint", path, "--json", *flags)
-    assert status == 1 and json.loads(out) == {"error": err.split(": ", 3)[-1].strip()}
+    message = err.split(": ", 3)[-1].strip()
+    assert status == 1 and json.loads(out) == {"error": message, "kind": "game-over", "cell": None}
 
 
 def test_a_file_name_with_a_line_break_keeps_the_error_on_one_line(
@@ -756,6 +757,7 @@ def test_analyze_json_on_an_impossible_position_prints_the_conflict(
     data = json.loads(out)
     assert data == {
         "error": data["error"],
+        "kind": "inconsistent",
         "clues": [[1, 1], [2, 1], [1, 2]],
         "uses_mine_total": False,
         "minimal": True,
@@ -768,7 +770,7 @@ def test_analyze_json_on_an_impossible_position_prints_the_conflict(
     status, out, _ = run(capsys, "analyze", malformed, "--json")
     assert status == 1 and {"line": 2, "column": 2}.items() <= json.loads(out).items()
     status, out, _ = run(capsys, "solve", str(LAYOUT), "--start", "30,0", "--json")
-    assert status == 1 and json.loads(out)["argument"] == "--start"
+    assert status == 1 and json.loads(out)["name"] == "--start"
 
 
 def _boards(text: str) -> list[str]:
@@ -1215,7 +1217,7 @@ def test_a_reader_that_leaves_analyze_early_gets_no_traceback(tmp_path: Path) ->
     proc.stdout.read(10)
     proc.stdout.close()
     err = proc.stderr.read().decode()
-    assert proc.wait(timeout=60) == 1 and err == ""
+    assert proc.wait(timeout=60) == 141 and err == ""
 
 
 @pytest.mark.parametrize(

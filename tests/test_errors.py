@@ -4,6 +4,7 @@ entry wins, and every kind is a ValueError (LookupError too for "not found")."""
 from __future__ import annotations
 
 import importlib
+import json
 import pickle
 import pkgutil
 import re
@@ -113,3 +114,32 @@ def test_each_error_pickles_as_itself_with_its_data(error: MineproofError) -> No
     assert str(back) == str(error) and back.args == error.args
     assert vars(back) == vars(error)
     assert (exit_status(back), http_status(back)) == (exit_status(error), http_status(error))
+
+
+_JSON_DATA: list[tuple[type[MineproofError], dict[str, object]]] = [
+    # The most specific first, as STATUS orders them.
+    (InconsistentPositionError, {"clues": None, "uses_mine_total": None, "minimal": None}),
+    (TooComplexError, {"size": None}),
+    (IllegalMoveError, {"cell": None}),
+    (ArgumentError, {"name": None, "allowed": None}),
+    (FormatError, {"line": None, "column": None}),
+    (MineproofError, {}),
+]
+
+
+@pytest.mark.parametrize("error", SAMPLES, ids=lambda e: type(e).__name__)
+def test_each_error_has_one_json_shape_with_every_key_of_its_kind(error: MineproofError) -> None:
+    """The command line's --json and the web API print an error in one shape (the command line
+    named the argument ``argument``, had no ``kind``, and left out a missing line)."""
+    data = error.to_json()
+    assert json.loads(json.dumps(data)) == data
+    keys = next(d for cls, d in _JSON_DATA if isinstance(error, cls))
+    assert list(data) == ["error", "kind", *keys]
+    assert (data["error"], data["kind"]) == (str(error), error.kind)
+    for name, value in data.items():
+        if name in ("clues", "cell", "allowed") and value is not None:
+            # Cells and ranges as JSON arrays, as everywhere else.
+            assert isinstance(value, list)
+        elif name not in ("error", "kind"):
+            attribute = getattr(error, name)
+            assert value == attribute or (value is None and attribute is None)

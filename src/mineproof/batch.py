@@ -124,13 +124,10 @@ class BatchItem:
             "width": lay.board.width,
             "height": lay.board.height,
             "mines": lay.mine_count,
-            "rule": self.rule,
+            "start_rule": self.rule,
             "start": [x, y],
             "sampler": self.generated.sampler,
-            "grade": {
-                "level": self.grade.level,
-                "steps": {str(k): v for k, v in self.grade.steps.items()},
-            },
+            "grade": self.grade.to_json(),
         }
         if self.revealed is not None:
             out["revealed"] = [

@@ -7,7 +7,8 @@ option and exits 2, before any file is read: single values are checked by the op
 validators, combinations by :class:`~mineproof.errors.UsageError` where the command starts.
 Bad input (a file, an impossible position), an unwritable output and the like exit 1; the file
 is named when what was read from it is wrong, and a command run with ``--json`` also prints
-the error as one JSON object (:func:`error_json`). Ctrl+C ends any command quietly with 130.
+the error as one JSON object (:meth:`~mineproof.errors.MineproofError.to_json`). Ctrl+C ends
+any command quietly with 130.
 Flags that size the work have caps (:data:`MAX_GAMES`, :data:`MAX_COUNT`, :func:`max_jobs`), and
 ``generate`` writes each board as soon as it is made.
 """
@@ -41,10 +42,8 @@ from mineproof.errors import (
     ArgumentError,
     FormatError,
     GameOverError,
-    InconsistentPositionError,
     MineproofError,
     NotFoundError,
-    TooComplexError,
     UsageError,
     exit_status,
 )
@@ -77,7 +76,7 @@ from mineproof.review import (
 )
 from mineproof.web import run
 
-__all__ = ["MAX_COUNT", "MAX_GAMES", "MAX_SPEED", "MIN_SPEED", "error_json", "main", "max_jobs"]
+__all__ = ["MAX_COUNT", "MAX_GAMES", "MAX_SPEED", "MIN_SPEED", "main", "max_jobs"]
 
 MAX_GAMES = 10_000_000
 """The most games ``bench --games`` plays: about three days of expert games on one core, and a
@@ -1497,9 +1496,9 @@ def _solve_json(result: SolveResult) -> dict[str, Any]:
     return {
         "solved": result.solved,
         "start": list(result.start),
-        "revealed": result.revealed,
-        "safe_cells": result.safe_cells,
-        "steps": result.steps,
+        "opened_count": result.revealed,
+        "safe_count": result.safe_cells,
+        "rounds": result.steps,
         "position": result.position.text(),
     }
 
@@ -1611,7 +1610,7 @@ def _main(argv: Sequence[str] | None) -> int:
         source = getattr(args, "file", None)
         _end_bar()
         if getattr(args, "json", False):
-            _emit(json.dumps(error_json(exc)))
+            _emit(json.dumps(exc.to_json()))
         # The source is named for what was read from it, not for a bad argument (but a
         # missing ms-toollib is about the file it could not read).
         about_source = not isinstance(exc, ArgumentError) or exc.name == "ms-toollib"
@@ -1656,30 +1655,6 @@ def _stdout_failed(exc: OSError) -> MineproofError:
     what is left to write to nowhere, so that Python does not fail again at exit."""
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return MineproofError(f"cannot write standard output: {exc.strerror or exc}")
-
-
-def error_json(exc: MineproofError) -> dict[str, Any]:
-    """Return the JSON object a command run with ``--json`` prints for an error.
-
-    ``error`` is the message; an impossible position adds ``clues`` (the ``[x, y]`` cells of
-    the numbers in conflict), ``uses_mine_total`` and ``minimal``; malformed input adds ``line`` and
-    ``column`` where known; a spent budget adds ``size``; a bad argument its ``argument``.
-
-    >>> error_json(ArgumentError("--jobs 0 is outside 1..8", name="--jobs"))
-    {'error': '--jobs 0 is outside 1..8', 'argument': '--jobs'}
-    """
-    data: dict[str, Any] = {"error": str(exc)}
-    if isinstance(exc, InconsistentPositionError):
-        data["clues"] = [list(cell) for cell in exc.clues]
-        data["uses_mine_total"] = exc.uses_mine_total
-        data["minimal"] = exc.minimal
-    elif isinstance(exc, FormatError):
-        data.update({k: v for k, v in (("line", exc.line), ("column", exc.column)) if v})
-    elif isinstance(exc, TooComplexError) and exc.size:
-        data["size"] = exc.size
-    elif isinstance(exc, ArgumentError) and exc.name:
-        data["argument"] = exc.name
-    return data
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -60,6 +60,17 @@ class MineproofError(ValueError):
         its constructor (whose arguments are the error's data, not its message)."""
         return (_restored, (type(self), self.args, dict(vars(self))))
 
+    def to_json(self) -> _Data:
+        """Return the error as JSON data, one shape for the command line's ``--json`` and the
+        web API: ``error`` (the message), ``kind`` and the data of its class, each key present
+        (``None`` where unknown).
+
+        >>> data = ArgumentError("--jobs 0 is outside 1..8", name="--jobs").to_json()
+        >>> data["kind"], data["name"], data["allowed"]
+        ('argument', '--jobs', None)
+        """
+        return {"error": str(self), "kind": self.kind}
+
 
 def _restored(cls: type[MineproofError], args: tuple[Any, ...], data: _Data) -> MineproofError:
     """Return an error of class ``cls`` with message ``args`` and attributes ``data``."""
@@ -96,6 +107,11 @@ class FormatError(MineproofError):
         quoted = f" (in {excerpt!r})" if excerpt is not None else ""
         super().__init__(f"{where}{message}{quoted}")
 
+    def to_json(self) -> _Data:
+        """Return the error as JSON data (see :meth:`MineproofError.to_json`) with ``line`` and
+        ``column``."""
+        return {**super().to_json(), "line": self.line, "column": self.column}
+
 
 class ArgumentError(MineproofError):
     """An argument (a command-line option, a request field) outside what is allowed.
@@ -112,6 +128,12 @@ class ArgumentError(MineproofError):
         self.name = name
         self.allowed = allowed
         super().__init__(message)
+
+    def to_json(self) -> _Data:
+        """Return the error as JSON data (see :meth:`MineproofError.to_json`) with the
+        argument's ``name`` and the range ``allowed``, ``[low, high]``."""
+        allowed = None if self.allowed is None else list(self.allowed)
+        return {**super().to_json(), "name": self.name, "allowed": allowed}
 
 
 def check_work(work: int) -> int:
@@ -163,6 +185,13 @@ class InconsistentPositionError(MineproofError):
         self.minimal = minimal
         super().__init__(message)
 
+    def to_json(self) -> _Data:
+        """Return the error as JSON data (see :meth:`MineproofError.to_json`) with ``clues``
+        (``[x, y]`` cells), ``uses_mine_total`` and ``minimal``."""
+        clues = [list(cell) for cell in self.clues]
+        data = {"clues": clues, "uses_mine_total": self.uses_mine_total, "minimal": self.minimal}
+        return {**super().to_json(), **data}
+
 
 class IllegalMoveError(MineproofError):
     """A move the rules do not allow (outside the board, on an opened cell).
@@ -175,6 +204,11 @@ class IllegalMoveError(MineproofError):
     def __init__(self, message: str, *, cell: tuple[int, int] | None = None) -> None:
         self.cell = cell
         super().__init__(message)
+
+    def to_json(self) -> _Data:
+        """Return the error as JSON data (see :meth:`MineproofError.to_json`) with the move's
+        ``cell``, ``[x, y]``."""
+        return {**super().to_json(), "cell": None if self.cell is None else list(self.cell)}
 
 
 class GameOverError(IllegalMoveError):
@@ -208,6 +242,10 @@ class TooComplexError(MineproofError):
     def __init__(self, message: str, *, size: str = "") -> None:
         self.size = size
         super().__init__(message)
+
+    def to_json(self) -> _Data:
+        """Return the error as JSON data (see :meth:`MineproofError.to_json`) with ``size``."""
+        return {**super().to_json(), "size": self.size}
 
 
 STATUS: tuple[tuple[type[MineproofError], int, int], ...] = (

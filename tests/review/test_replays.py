@@ -76,6 +76,14 @@ def test_a_replay_is_read_and_reviewed(path: Path) -> None:
     assert s.kinds.get("unknown", 0) == 0
     assert s.stats["bbbv"] and s.stats["time"]
     assert s.time is not None and abs(s.time - float(s.stats["time"] or 0)) < 0.2
+    # The clicks by action add up, and against ms-toollib's effective clicks (Ce): the same
+    # count where nothing was unflagged; otherwise fewer in ms-toollib, by at most each unflag
+    # and the flag it undid.
+    actions = s.to_json()["clicks_by_action"]
+    assert sum(actions.values()) == s.clicks
+    assert all(n == sum(c.action == a for c in review.clicks) for a, n in actions.items())
+    effective = int(s.stats["ce"] or 0)
+    assert 0 <= s.clicks - effective <= 2 * actions["unflag"]
     times = [c.time for c in review.clicks]
     assert all(t is not None for t in times)
     assert times == sorted(times, key=lambda t: t or 0.0)
@@ -176,6 +184,15 @@ def test_the_long_wait_is_a_long_think() -> None:
     longest = max(review.clicks, key=lambda c: c.think or 0.0)
     assert longest.think is not None and longest.think > 400
     assert longest.judgement is not None and longest.judgement.kind == "forced"
+
+
+def test_the_summary_says_what_the_clicks_were_when_they_were_not_all_opens() -> None:
+    # "38 clicks" beside ms-toollib's "Cl 42, Ce 28" said nothing of the 5 flags taken off.
+    text = reviewed(REPLAYS / "beginner-15s.avf").summary.to_json()["text"]
+    assert text.startswith(
+        "Game won, 38 clicks. Clicks by action: open 13, chord 9, flag 11, flag taken off 5."
+    )
+    assert "Clicks by action" not in reviewed(REPLAYS / "expert-101s.avf").summary.to_json()["text"]
 
 
 def test_a_game_without_a_long_think_says_so_in_words() -> None:

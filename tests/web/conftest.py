@@ -122,6 +122,8 @@ class Reply:
             "column",
             "name",
             "allowed",
+            "cell",
+            "size",
         }
         assert set(data) <= {"error", "kind"} | data_keys, data
         assert data["kind"] in ERROR_KINDS, data

@@ -89,14 +89,14 @@ class Grade:
         return sum(self.steps.values())
 
     def to_json(self) -> dict[str, object]:
-        """Return the grade as JSON data: ``solved``, ``level``, ``steps`` (per level, keys as
+        """Return the grade as JSON data: ``solved``, ``level``, ``steps_by_level`` (keys as
         strings) and ``total_steps``. ``level`` is ``null`` for a board the solve does not
         clear: it has no hardest technique (a guess is needed), and 0 means a board the first
         click clears."""
         return {
             "solved": self.solved,
             "level": self.level if self.solved else None,
-            "steps": {str(k): v for k, v in self.steps.items()},
+            "steps_by_level": {str(k): v for k, v in self.steps.items()},
             "total_steps": self.total_steps,
         }
 

@@ -124,8 +124,11 @@ class ReviewedClick:
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """What a review sums up (see the module's docstring). ``kinds`` counts the judged clicks
-    by kind, ``forced_levels`` and ``mistake_levels`` by level; ``luck`` is exact; ``fatal``
+    """What a review sums up (see the module's docstring). ``clicks`` counts the clicks that
+    changed the board and ``actions`` the same clicks by action (open, chord, flag, unflag:
+    ms-toollib's effective clicks leave out a flag and the unflag that undid it); ``kinds``
+    counts the judged clicks by kind, ``forced_levels`` and ``mistake_levels`` by level;
+    ``luck`` is exact; ``fatal``
     is the number of the click that lost, and ``fatal_flag`` its cell when it was a flag where
     no mine is (strict flags); ``time`` that of the last click; ``grade`` is ``None`` when the
     first click is not an opening click on a safe cell."""
@@ -154,6 +157,7 @@ class Summary:
     software: str | None = None
     stats: dict[str, float | int | None] = field(default_factory=dict)
     fatal_flag: tuple[int, int] | None = None
+    actions: dict[ClickAction, int] = field(default_factory=dict)
 
     @property
     def study(self) -> int | None:
@@ -171,7 +175,8 @@ class Summary:
             "board": {"width": self.width, "height": self.height, "mines": self.mines},
             "outcome": self.outcome,
             "time": self.time,
-            "clicks": self.clicks,
+            "click_count": self.clicks,
+            "clicks_by_action": {action: self.actions.get(action, 0) for action in ACTIONS},
             "judged": self.judged,
             "kinds": {kind: self.kinds.get(kind, 0) for kind in KINDS},
             "forced_by_level": {str(k): v for k, v in sorted(self.forced_levels.items())},
@@ -180,7 +185,7 @@ class Summary:
             "luck": float(self.luck),
             "fatal_click": self.fatal,
             "fatal_flag": None if self.fatal_flag is None else list(self.fatal_flag),
-            "wrong_flags": self.wrong_flags,
+            "wrong_flag_count": self.wrong_flags,
             "long_thinks": {
                 "count": self.long_thinks,
                 "time_lost": None if self.time_lost is None else round(self.time_lost, 3),
@@ -365,6 +370,7 @@ def _summary(
         mines=layout.mine_count,
         outcome=outcome,
         clicks=len(clicks),
+        actions=dict(Counter(c.action for c in clicks)),
         judged=len(judged),
         kinds=dict(kinds),
         forced_levels=dict(sorted(forced.items())),
@@ -406,6 +412,10 @@ def _grade(game: RecordedGame, judged: list[ReviewedClick]) -> Grade | None:
 # --- words ------------------------------------------------------------------------------------
 
 
+ACTIONS: tuple[ClickAction, ...] = ("open", "chord", "flag", "unflag")
+"""The actions of a click, in the order a summary lists them."""
+
+
 def _per_level(counts: dict[int, int], lang: str) -> str:
     """Return counts per level as a list a person reads: "level 1: 93, level 2: 3" (a number of
     times, which Korean, Japanese and Chinese count with 번, 回, 次, not as steps)."""
@@ -444,6 +454,18 @@ def summary_text(s: Summary, lang: str = "en") -> str:
             "Game not finished, {n} click.", "Game not finished, {n} clicks.", s.clicks
         )
     parts.append(head.format(n=s.clicks, k=s.fatal))
+    if len(s.actions) > 1:
+        # Say what the clicks were, which ms-toollib's counts (Cl, Ce) tell otherwise.
+        words = {
+            "open": t.pgettext("clicks of one action", "open {n}"),
+            "chord": t.pgettext("clicks of one action", "chord {n}"),
+            "flag": t.pgettext("clicks of one action", "flag {n}"),
+            "unflag": t.pgettext("clicks of one action", "flag taken off {n}"),
+        }
+        kinds = t.gettext(", ").join(
+            words[action].format(n=s.actions[action]) for action in ACTIONS if action in s.actions
+        )
+        parts.append(t.gettext("Clicks by action: {actions}.").format(actions=kinds))
     if s.fatal_flag is not None:
         parts.append(
             t.gettext("The flag on {cell} lost the game: there is no mine there.").format(

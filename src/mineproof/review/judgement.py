@@ -138,7 +138,7 @@ class Judgement:
             "probability_exact": _exact(self.probability),
             "lowest": _float(self.lowest),
             "lowest_exact": _exact(self.lowest),
-            "safest": self.safest,
+            "is_safest": self.safest,
             "best": None
             if self.best is None
             else {

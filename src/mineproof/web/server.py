@@ -78,7 +78,6 @@ from mineproof import __version__
 from mineproof.errors import (
     ArgumentError,
     FormatError,
-    InconsistentPositionError,
     MineproofError,
     http_status,
 )
@@ -229,19 +228,9 @@ def _error(status: int, message: str, kind: str, headers: dict[str, str] | None 
 
 def _error_data(exc: MineproofError) -> dict[str, Any]:
     """Return the answer to a :class:`MineproofError`: its message, its kind and its data."""
-    data: dict[str, Any] = {"error": str(exc), "kind": exc.kind}
-    if isinstance(exc, InconsistentPositionError):
-        data["clues"] = [list(c) for c in exc.clues]
-        data["uses_mine_total"] = exc.uses_mine_total
-        data["minimal"] = exc.minimal
-        if isinstance(exc, ImpossiblePosition):
-            data["position"] = exc.position
-    elif isinstance(exc, FormatError):
-        data.update(line=exc.line, column=exc.column)
-    elif isinstance(exc, ArgumentError):
-        data["name"] = exc.name
-        if exc.allowed is not None:
-            data["allowed"] = list(exc.allowed)
+    data = exc.to_json()
+    if isinstance(exc, ImpossiblePosition):
+        data["position"] = exc.position
     return data
 
 
