@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mineproof.analysis.constraints import Clue
-from mineproof.logic.cases import Branch, case_proof
+from mineproof.logic.cases import Branch, Event, case_proof
 from mineproof.logic.linear import MINE_TOTAL
 
 from .oracle import OClue, arrangement, bits, components, forced, union, view_of
@@ -49,6 +49,39 @@ def check_branch(premises: dict[int, OClue], branch: Branch, safe: int, mine: in
     check_branch(premises, b, safe, mine)
 
 
+def check_given(premises: dict[int, OClue], events: tuple[Event, ...]) -> tuple[int, int]:
+    """Check that each step told before the cases follows by one clue from nothing but the
+    steps before it; return the cells they settle, ``(safe, mine)``."""
+    safe = mine = 0
+    for event in events:
+        _, mask, count = premises[event.premise]
+        placed = (mask & mine).bit_count()
+        free = mask & ~mine & ~safe
+        assert not event.conflict and (event.safe | event.mine) & ~free == 0
+        if event.safe:
+            assert not event.mine and placed == count
+            safe |= event.safe
+        else:
+            assert event.mine and count - placed == free.bit_count()
+            mine |= event.mine
+    return safe, mine
+
+
+def test_what_holds_whatever_the_case_is_told_once_before_the_cases() -> None:
+    # Cells 0-3. The 1 of cell 10 sees only cell 0: a mine whatever the case. Suppose cell 3 is
+    # a mine: the 1 of cell 12 makes 1 and 2 safe, and the 2 of cell 11 has no room left.
+    premises = [Clue(10, 0b0001, 1), Clue(11, 0b0111, 2), Clue(12, 0b1110, 1)]
+    proof = case_proof(premises, 3, False)
+    assert proof is not None and proof.given == (Event(10, mine=0b0001),)
+    assert proof.given_cells == (0, 0b0001)
+    # No case tells it again.
+    assert [e.premise for e in proof.refuted.chain] == [12, 11]
+    assert proof.refuted.chain[-1].conflict == "too-few"
+    # A target the clues settle by themselves is refuted from nothing known, as before.
+    alone = case_proof(premises, 0, True)
+    assert alone is not None and alone.given == ()
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.booleans())
 def test_case_proofs_of_forced_cells(seed: int, with_total: bool) -> None:
@@ -66,7 +99,10 @@ def test_case_proofs_of_forced_cells(seed: int, with_total: bool) -> None:
             if proof is None:  # beyond its depth or work: allowed, the text says so
                 continue
             assert proof.target == c and proof.mine == is_mine
-            check_branch({p[0]: p for p in premises}, proof.refuted, 0, 0)
+            by_cell = {p[0]: p for p in premises}
+            known_safe, known_mine = check_given(by_cell, proof.given)
+            assert not (known_safe | known_mine) >> c & 1
+            check_branch(by_cell, proof.refuted, known_safe, known_mine)
             cases = proof.cases()
             assert cases[-1] == ((0, 1 << c, "agrees") if is_mine else (1 << c, 0, "agrees"))
             split = 0

@@ -15,7 +15,7 @@ from itertools import combinations, product
 from typing import Any
 
 from mineproof.logic import Deduction
-from mineproof.logic.cases import Branch, CaseProof
+from mineproof.logic.cases import Branch, CaseProof, Event
 
 from .oracle import (
     OClue,
@@ -381,6 +381,21 @@ def check_case_steps(view: View, d: Deduction, proof: CaseProof) -> None:
         _, mask, count = clues[premise]
         return mask, count
 
+    def step(event: Event, safe: int, mine: int) -> tuple[int, int]:
+        """Check a step that settles cells by one clue; return what is known after it."""
+        mask, count = clue(event.premise)
+        placed = (mask & mine).bit_count()
+        free = mask & ~mine & ~safe
+        settled = event.safe | event.mine
+        assert not event.conflict
+        assert settled and settled & ~free == 0, "a step settles no new cell"
+        assert not (event.safe and event.mine)
+        if event.safe:
+            assert placed == count, "cells called safe while mines are still needed"
+            return safe | event.safe, mine
+        assert count - placed == free.bit_count(), "cells called mines with room"
+        return safe, mine | event.mine
+
     def walk(branch: Branch, safe: int, mine: int) -> None:
         bit = 1 << branch.cell
         assert not (safe | mine) & bit, "a case assumes a cell already known"
@@ -389,32 +404,29 @@ def check_case_steps(view: View, d: Deduction, proof: CaseProof) -> None:
         else:
             safe |= bit
         for n, event in enumerate(branch.chain):
-            mask, count = clue(event.premise)
-            placed = (mask & mine).bit_count()
-            free = mask & ~mine & ~safe
             if event.conflict:
+                mask, count = clue(event.premise)
+                placed = (mask & mine).bit_count()
+                free = mask & ~mine & ~safe
                 assert n == len(branch.chain) - 1 and branch.split is None
                 if event.conflict == "too-many":
                     assert placed > count, "not too many mines"
                 else:
                     assert count - placed > free.bit_count(), "not too few cells"
                 return
-            settled = event.safe | event.mine
-            assert settled and settled & ~free == 0, "a step settles no new cell"
-            assert not (event.safe and event.mine)
-            if event.safe:
-                assert placed == count, "cells called safe while mines are still needed"
-                safe |= event.safe
-            else:
-                assert count - placed == free.bit_count(), "cells called mines with room"
-                mine |= event.mine
+            safe, mine = step(event, safe, mine)
         assert branch.split is not None, "a case that ends without a contradiction"
         first, second = branch.split
         assert first.cell == second.cell and first.mine != second.mine
         walk(first, safe, mine)
         walk(second, safe, mine)
 
-    walk(proof.refuted, 0, 0)
+    # What holds whatever the case comes first, from nothing known, then the cases from it.
+    safe = mine = 0
+    for event in proof.given:
+        safe, mine = step(event, safe, mine)
+    assert not (safe | mine) >> proof.target & 1, "the target settled before any case"
+    walk(proof.refuted, safe, mine)
 
 
 def check_deduction(

@@ -770,8 +770,47 @@ def _case_analysis(t: gettext.NullTranslations, d: Deduction, names: _Names) -> 
 
 
 def _cases(t: gettext.NullTranslations, d: Deduction, proof: CaseProof, names: _Names) -> list[str]:
-    out = _branch(t, names, proof.refuted, first=True)
+    out = _given(t, d.board, proof) + _branch(t, names, proof.refuted, first=True)
     return out + _conclusions(t, d.board, d.safe, d.mine)
+
+
+def _given(t: gettext.NullTranslations, board: Board, proof: CaseProof) -> list[str]:
+    """Return what single numbers settle whatever the case, told before the first supposition
+    (a teacher sets apart what holds anyway; told in each case, it hid the cases)."""
+    safe, mine = proof.given_cells
+    out = []
+    if mine:
+        # Two messages, not plural forms: the count is told apart from the cells, so that no
+        # language has to agree a noun with it (Russian would with 21 cells).
+        n = mine.bit_count()
+        text = (
+            t.gettext(
+                "Whatever the case, single numbers prove one after another that {cells} is a mine."
+            )
+            if n == 1
+            else t.gettext(
+                "Whatever the case, single numbers prove one after another that these {n} cells "
+                "are mines: {cells}."
+            )
+        )
+        out.append(text.format(cells=_cells(t, board, mine), n=_grouped(t, n)))
+    if safe and mine:
+        out.append(
+            t.ngettext(
+                "They also prove that {cells} is safe.",
+                "They also prove that {cells} are safe.",
+                safe.bit_count(),
+            ).format(cells=_cells(t, board, safe))
+        )
+    elif safe:
+        out.append(
+            t.ngettext(
+                "Whatever the case, single numbers prove one after another that {cells} is safe.",
+                "Whatever the case, single numbers prove one after another that {cells} are safe.",
+                safe.bit_count(),
+            ).format(cells=_cells(t, board, safe))
+        )
+    return out
 
 
 def _branch(t: gettext.NullTranslations, names: _Names, branch: Branch, first: bool) -> list[str]:
@@ -793,8 +832,22 @@ def _branch(t: gettext.NullTranslations, names: _Names, branch: Branch, first: b
     if branch.split is not None:
         for sub in branch.split:
             out += _branch(t, names, sub, first=False)
-        out.append(t.gettext("Either way a number fails."))
+        # Name the cell split on: two splits that end together each close their own.
+        other = names.position.board.name(branch.split[0].cell)
+        closing = (
+            t.gettext("Whether {cell} is a mine or safe, a number or the mine total fails.")
+            if _total_fails(branch)
+            else t.gettext("Whether {cell} is a mine or safe, a number fails.")
+        )
+        out.append(closing.format(cell=other))
     return out
+
+
+def _total_fails(branch: Branch) -> bool:
+    """Return whether some case of ``branch`` ends on the mine total."""
+    if branch.split is not None:
+        return any(_total_fails(sub) for sub in branch.split)
+    return bool(branch.chain) and branch.chain[-1].premise == MINE_TOTAL
 
 
 def _event(t: gettext.NullTranslations, names: _Names, event: Event) -> str:
