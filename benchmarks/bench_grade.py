@@ -137,6 +137,15 @@ def _report(sides: list[list[dict[str, Any]]], sizes: list[str], other: bool) ->
         print(f"{line} (median CPU time of a grade; steps per board: {steps})")
 
 
+def _grade(data: dict[str, Any]) -> dict[str, Any]:
+    """Return a grade's JSON with its per-level counts under one name, so that a checkout from
+    before 2026-11-29 (which named them ``steps``) compares with this one."""
+    out = dict(data)
+    if "steps" in out:
+        out["steps_by_level"] = out.pop("steps")
+    return out
+
+
 def main() -> int:
     """Run the benchmark (or, with ``--run``, one side of it); return the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -210,7 +219,7 @@ def main() -> int:
         for runs in sides
         for size in sizes
         for n, (a, b) in enumerate(zip(runs[0]["sizes"][size], runs[1]["sizes"][size], strict=True))
-        if (a["grade"], a["steps"]) != (b["grade"], b["steps"])
+        if (_grade(a["grade"]), a["steps"]) != (_grade(b["grade"]), b["steps"])
     ]
     print("boards that differ: " + (", ".join(sorted(set(differ))) or "none"))
     return 1 if differ else 0

@@ -885,8 +885,9 @@ def test_an_error_in_json_on_a_full_standard_output_is_still_one_line_each() -> 
     assert (proc.returncode, proc.stderr.splitlines()) == (
         1,
         [
-            "mineproof: error: cannot write standard output: No space left on device",
+            # The error first: it is the command's, whatever becomes of its JSON.
             "mineproof: error: x.txt: no such file",
+            "mineproof: error: cannot write standard output: No space left on device",
         ],
     )
 
@@ -1203,6 +1204,48 @@ def test_boards_are_printed_as_they_are_made_and_ctrl_c_keeps_them_whole() -> No
     assert text.endswith("\n") and all(len(b.splitlines()) == 11 for b in boards)
     request = BatchRequest(Board(9, 9), 10, "opening", None, 5, 1, seed=3)
     assert [item.to_text(3) + "\n" for item in run_batch(request, len(boards))] == boards
+
+
+def _with_a_closed(stream: str, *argv: str) -> tuple[int, str]:
+    """Run the command line with ``stream`` ("stdout" or "stderr") a pipe nobody reads (its
+    reading end closed); return the exit status and what the other stream got."""
+    read, write = os.pipe()
+    os.close(read)
+    closed = stream == "stdout"
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "mineproof.cli", *argv],
+            stdout=write if closed else subprocess.PIPE,
+            stderr=subprocess.PIPE if closed else write,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(write)
+    return done.returncode, done.stderr if closed else done.stdout
+
+
+def test_an_error_for_a_reader_that_left_keeps_its_status_and_its_line(tmp_path: Path) -> None:
+    # Before: the JSON was printed first, its broken pipe ended the command with 141, and the
+    # error line never came.
+    bad = write(tmp_path, "bad.txt", "3x3x1\nHHH\nHHH\nHHH\nHHH\n")
+    status, err = _with_a_closed("stdout", "analyze", bad, "--json")
+    assert status == 1 and err.endswith("line 5: the header says 3 rows but 4 follow\n")
+
+
+def test_a_closed_standard_error_stops_nothing(tmp_path: Path) -> None:
+    # Before: the first note on standard error ended the command with 141; generate --force
+    # had emptied its folder and wrote nothing.
+    bad = write(tmp_path, "bad.txt", "3x3x1\nHHH\nHHH\nHHH\nHHH\n")
+    status, out = _with_a_closed("stderr", "analyze", bad, "--json")
+    assert status == 1 and json.loads(out)["kind"] == "format"
+    folder = str(tmp_path / "boards")
+    argv = ["generate", "--level", "beginner", "--count", "3", "--out", folder]
+    assert _with_a_closed("stderr", *argv, "--seed", "1")[0] == 0
+    status, out = _with_a_closed("stderr", *argv, "--seed", "2", "--force")
+    assert status == 0 and out.startswith("wrote 3 boards")
+    assert len(_boards((tmp_path / "boards" / "boards.txt").read_text())) == 3
 
 
 def test_a_reader_that_leaves_analyze_early_gets_no_traceback(tmp_path: Path) -> None:

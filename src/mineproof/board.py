@@ -30,6 +30,25 @@ MAX_SIDE = 255
 FirstClick = Literal["safe", "opening", "none"]
 
 
+FIRST_CLICKS: tuple[FirstClick, ...] = ("safe", "opening", "none")
+"""The first-click rules."""
+
+
+def check_first_click(rule: str) -> None:
+    """Raise ``ArgumentError`` (named ``rule``) unless ``rule`` is a first-click rule."""
+    if rule not in FIRST_CLICKS:
+        raise ArgumentError(
+            f"unknown first-click rule {rule!r} (expected safe, opening or none)", name="rule"
+        )
+
+
+def check_room(board: Board, mines: int, room: int, where: str = "") -> None:
+    """Raise ``ArgumentError`` (named ``mines``, :func:`no_room`'s words) unless ``mines`` is
+    from 0 to ``room``, the cells ``board`` has for them."""
+    if not 0 <= mines <= room:
+        raise ArgumentError(no_room(board.width, board.height, mines, room, where), name="mines")
+
+
 def no_room(width: int, height: int, mines: int, room: int, where: str = "") -> str:
     """Return the message for ``mines`` mines that cannot fit in the ``room`` cells a
     ``width`` x ``height`` board has for them (``where``: " outside the safe start area").
@@ -242,15 +261,12 @@ class Board:
 
     def start_area(self, i: int, rule: FirstClick) -> int:
         """Return the bitmask of cells the first-click ``rule`` keeps free of mines at ``i``."""
-        if rule == "none":
-            return 0
-        if rule == "safe":
-            return 1 << i
         if rule == "opening":
             return (1 << i) | self.neighbour_masks()[i]
-        raise ArgumentError(
-            f"unknown first-click rule {rule!r} (expected safe, opening or none)", name="rule"
-        )
+        if rule == "safe":
+            return 1 << i
+        check_first_click(rule)
+        return 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,9 +356,5 @@ class Layout:
         if start is not None:
             excluded = board.start_area(board.index(*start), rule)
         free = iter_bits(board.full_mask & ~excluded)
-        if not 0 <= mines <= len(free):
-            where = f" outside the {rule} start area" if excluded else ""
-            raise ArgumentError(
-                no_room(board.width, board.height, mines, len(free), where), name="mines"
-            )
+        check_room(board, mines, len(free), f" outside the {rule} start area" if excluded else "")
         return cls(board, mask_of(rng.sample(free, mines)))

@@ -8,7 +8,8 @@ validators, combinations by :class:`~mineproof.errors.UsageError` where the comm
 Bad input (a file, an impossible position), an unwritable output and the like exit 1; the file
 is named when what was read from it is wrong, and a command run with ``--json`` also prints
 the error as one JSON object (:meth:`~mineproof.errors.MineproofError.to_json`). Ctrl+C ends
-any command quietly with 130.
+any command quietly with 130, and a reader of standard output that leaves before the end with
+141 (:data:`PIPE_CLOSED`); standard error that cannot be written stops nothing.
 Flags that size the work have caps (:data:`MAX_GAMES`, :data:`MAX_COUNT`, :func:`max_jobs`), and
 ``generate`` writes each board as soon as it is made.
 """
@@ -31,7 +32,7 @@ from concurrent.futures import Executor
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, NoReturn, Protocol
+from typing import Any, BinaryIO, NoReturn, Protocol, TextIO, cast
 
 from mineproof import __version__
 from mineproof.analysis import Analysis, analyze
@@ -1573,13 +1574,15 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status (0 ok, 1 bad input, 2 usage, 130 Ctrl+C).
+    """Run the command line; return the exit status (0 ok, 1 bad input, 2 usage, 130 Ctrl+C,
+    141 when the reader of standard output left before the end).
 
     Sets this process's garbage-collection policy (:func:`mineproof.parallel.collect_less`).
     """
     collect_less()
     try:
-        return _main(argv)
+        with _stderr_never_fails():
+            return _main(argv)
     except KeyboardInterrupt:
         # Ctrl+C ends any command quietly, with the status a shell gives an interrupted one.
         _end_bar()
@@ -1588,12 +1591,47 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader left (`mineproof explain ... | head`): stop quietly, with the status a
         # shell gives a command that a closed pipe ended (as `yes | head` does), not that of an
         # error; and keep Python from failing again when it flushes standard output at exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_stdout()
         return PIPE_CLOSED
 
 
 PIPE_CLOSED = 128 + 13
 """The exit status when the reader of standard output left before the end: 128 + SIGPIPE."""
+
+
+class _Unfailing:
+    """A text stream whose writes never fail: what cannot be written is dropped."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        """Write ``text``; return its length, written or not."""
+        try:
+            return self._stream.write(text)
+        except OSError:
+            return len(text)
+
+    def flush(self) -> None:
+        """Flush what is buffered, if it can be written."""
+        with suppress(OSError):
+            self._stream.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def _stderr_never_fails() -> Iterator[None]:
+    """Within the block, a standard error that cannot be written (closed, full) stops nothing:
+    its notes, progress and error lines are dropped, and the command goes on (a closed
+    standard error made ``generate --force`` empty its folder and stop, exit 141)."""
+    stderr = sys.stderr
+    sys.stderr = cast(TextIO, _Unfailing(stderr))
+    try:
+        yield
+    finally:
+        sys.stderr = stderr
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -1609,8 +1647,6 @@ def _main(argv: Sequence[str] | None) -> int:
         # Commands that read no file (generate, bench) name no source in their errors.
         source = getattr(args, "file", None)
         _end_bar()
-        if getattr(args, "json", False):
-            _emit(json.dumps(exc.to_json()))
         # The source is named for what was read from it, not for a bad argument (but a
         # missing ms-toollib is about the file it could not read).
         about_source = not isinstance(exc, ArgumentError) or exc.name == "ms-toollib"
@@ -1622,6 +1658,12 @@ def _main(argv: Sequence[str] | None) -> int:
             else f"{source}: "
         )
         print(_one_line(f"mineproof: error: {where}{exc}"), file=sys.stderr)
+        if getattr(args, "json", False):
+            try:
+                _emit(json.dumps(exc.to_json()))
+            except BrokenPipeError:
+                # Its reader left; the error is still the command's status (and was said).
+                _drop_stdout()
         return exit_status(exc)
     except BrokenPipeError:
         raise
@@ -1650,10 +1692,16 @@ def _emit(text: str) -> bool:
     return True
 
 
+def _drop_stdout() -> None:
+    """Send what is left to write on standard output to nowhere, so that Python does not fail
+    again when it flushes it at exit."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 def _stdout_failed(exc: OSError) -> MineproofError:
     """Return the error of standard output that could not be written (a full disk), and send
     what is left to write to nowhere, so that Python does not fail again at exit."""
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    _drop_stdout()
     return MineproofError(f"cannot write standard output: {exc.strerror or exc}")
 
 

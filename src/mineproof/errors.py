@@ -138,8 +138,9 @@ class ArgumentError(MineproofError):
 
 def check_work(work: int) -> int:
     """Return ``work``, a budget of work units, when it is a whole number, 0 or more. Raises
-    :class:`ArgumentError` naming it otherwise (a negative budget would be spent before any
-    work, a float or a bool is a mistake of the caller's).
+    :class:`ArgumentError` naming it otherwise: a negative budget would be spent before any
+    work. (A compiled caller converts its argument first: a float is mypyc's ``TypeError``
+    there, and ``True`` is 1.)
 
     >>> check_work(-5)
     Traceback (most recent call last):

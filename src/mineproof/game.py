@@ -27,15 +27,21 @@ import random
 from collections.abc import Iterable
 from typing import Literal
 
-from mineproof.board import Board, FirstClick, Layout, cell_name, iter_bits, no_room
+from mineproof.board import (
+    Board,
+    FirstClick,
+    Layout,
+    cell_name,
+    check_first_click,
+    check_room,
+    iter_bits,
+)
 from mineproof.errors import ArgumentError, GameOverError, IllegalMoveError
 from mineproof.position import COVERED, FLAG, Position
 
 __all__ = ["Game", "GameState"]
 
 GameState = Literal["playing", "won", "lost"]
-
-_RULES: tuple[FirstClick, ...] = ("safe", "opening", "none")
 
 
 def _mask_of(cells: list[int], size: int) -> int:
@@ -137,20 +143,15 @@ class Game:
         >>> game.position().covered_count
         81
         """
-        if rule not in _RULES:
-            raise ArgumentError(
-                f"unknown first-click rule {rule!r} (expected safe, opening or none)"
-            )
+        check_first_click(rule)
         # The largest start area: one cell, or the biggest 3x3 block that fits on the board.
         largest_area = {
             "none": 0,
             "safe": 1,
             "opening": min(board.width, 3) * min(board.height, 3),
         }[rule]
-        room = board.size - largest_area
-        if not 0 <= mines <= room:
-            where = f" outside the {rule} start area" if rule != "none" else ""
-            raise ArgumentError(no_room(board.width, board.height, mines, room, where))
+        where = f" outside the {rule} start area" if rule != "none" else ""
+        check_room(board, mines, board.size - largest_area, where)
         game = cls.__new__(cls)
         game._setup(board, mines)
         game._rng = rng

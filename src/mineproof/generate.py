@@ -63,7 +63,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from mineproof.analysis.constraints import components_of
-from mineproof.board import Board, Layout, iter_bits, no_room
+from mineproof.board import Board, Layout, check_room, iter_bits
 from mineproof.english import counted
 from mineproof.errors import ArgumentError, TooComplexError
 from mineproof.logic import LEVEL_NAMES, Engine, SwapCheck, forced_up_to
@@ -1091,5 +1091,4 @@ def check_arguments(
         area = board.start_area(board.index(*centre), rule)
         room = board.size - area.bit_count()
         where = f" outside the {rule} start area" if rule == "opening" else ""
-    if mines > room:
-        raise ArgumentError(no_room(board.width, board.height, mines, room, where), name="mines")
+    check_room(board, max(mines, 0), room, where)

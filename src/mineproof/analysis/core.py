@@ -35,7 +35,7 @@ from mineproof.analysis.counting import (
     product_cost,
 )
 from mineproof.board import iter_bits
-from mineproof.errors import FormatError
+from mineproof.errors import ArgumentError
 from mineproof.position import Position
 
 __all__ = [
@@ -247,8 +247,9 @@ def analyze(
     and the mine total, naming a minimal set of conflicting clues (a small one, not minimal,
     when narrowing it down would pass the budget), and
     :class:`~mineproof.errors.TooComplexError` (naming the size of the problem) when counting
-    would need more than ``work``; ``TypeError`` when ``position`` is not a
-    :class:`~mineproof.position.Position` (text is read by ``Position.parse``).
+    would need more than ``work``; :class:`~mineproof.errors.ArgumentError` for a negative
+    ``work``; ``TypeError`` when ``position`` is not a :class:`~mineproof.position.Position`
+    (text is read by ``Position.parse``).
     """
     if not isinstance(position, Position):
         raise TypeError(
@@ -584,14 +585,15 @@ def arrangements_free(
     ``cells`` is a bitmask of covered cells of ``position`` (trusted flags among them are mines,
     so no arrangement leaves them free). Divided by :attr:`Analysis.arrangements` it is the
     chance that opening all of ``cells`` at once (a chord) hits no mine; for one cell ``i`` it
-    is ``arrangements - mine_counts[i]``. Raises ``FormatError`` when ``cells`` holds an opened
-    cell, and :class:`~mineproof.errors.TooComplexError` past ``work`` units of counting.
+    is ``arrangements - mine_counts[i]``. Raises ``ArgumentError`` when ``cells`` holds a cell
+    that is not covered (opened, or off the board), and
+    :class:`~mineproof.errors.TooComplexError` past ``work`` units of counting.
 
     >>> arrangements_free(Position.parse("3x1x1\\n1H1"), 0b010)
     0
     """
     if cells & ~position.covered_mask:
-        raise FormatError("cells to keep free must be covered cells of the position")
+        raise ArgumentError("cells to keep free must be covered cells of the position")
     with counting_budget(work):
         try:
             cons = constraints_of(position, trust_flags)

@@ -39,7 +39,7 @@ class SolveResult:
 def solve(layout: Layout, start: tuple[int, int]) -> SolveResult:
     """Return the result of solving ``layout`` logic-only from the ``start`` cell.
 
-    Raises :class:`~mineproof.errors.FormatError` when ``start`` is outside the board and
+    Raises :class:`~mineproof.errors.ArgumentError` when ``start`` is outside the board and
     :class:`~mineproof.errors.IllegalMoveError` when it holds a mine.
     """
     board = layout.board

@@ -110,7 +110,7 @@ def _start(layout: Layout, start: tuple[int, int]) -> Game:
 
 def logic_steps(layout: Layout, start: tuple[int, int]) -> Iterator[Step]:
     """Yield the steps of a logic-only solve of ``layout`` from ``start``, one deduction at a
-    time. The solve ends when the board is cleared or nothing is forced. Raises ``FormatError``
+    time. The solve ends when the board is cleared or nothing is forced. Raises ``ArgumentError``
     for a start outside the board and ``IllegalMoveError`` for a start on a mine.
     """
     yield from _steps(_start(layout, start))

@@ -114,8 +114,8 @@ def play_game(
     opened, as :mod:`mineproof.play.replay` reads it. ``config`` tunes the ``best`` strategy (a
     variant to measure against :data:`~mineproof.play.config.DEFAULT`).
 
-    Raises ``ArgumentError`` for unknown ``rules`` or ``strategy``, and ``FormatError`` when the
-    mines do not fit the board with the first click's guarantee.
+    Raises ``ArgumentError`` for unknown ``rules`` or ``strategy``, and when the mines do not
+    fit the board with the first click's guarantee.
     """
     _check_strategy(strategy)
     start, layout = deal(board, mines, rng, rules)
@@ -236,8 +236,8 @@ def deal(
     and a uniformly random layout of ``mines`` mines.
 
     :func:`play_game` deals each game with it, so another player can be dealt the same games
-    (``benchmarks/bench_player.py --layouts``). Raises ``FormatError`` when the mines do not fit,
-    ``ArgumentError`` for unknown ``rules``.
+    (``benchmarks/bench_player.py --layouts``). Raises ``ArgumentError`` when the mines do not
+    fit or for unknown ``rules``.
     """
     if rules not in RULES:
         raise ArgumentError(

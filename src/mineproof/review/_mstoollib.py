@@ -39,7 +39,7 @@ _STATS = {
     "left": "left",
     "right": "right",
     "double": "double",
-    "clicks": "cl",
+    "cl": "cl",
     "ce": "ce",
     "path": "path",
 }

@@ -588,7 +588,7 @@ _STAT_NAMES = (
     ("thrp", "Thrp", "{:.3f}"),
     ("corr", "Corr", "{:.3f}"),
     ("stnb", "STNB", "{:.1f}"),
-    ("clicks", "Cl", "{}"),
+    ("cl", "Cl", "{}"),
     ("ce", "Ce", "{}"),
     ("path", "Path", "{:.0f}"),
 )
