@@ -60,6 +60,15 @@ EXAMPLES = {
         "B5",
         "which leaves \u2212E4 + B5 \u2212 E5 = 1",
     ),
+    # Every cell of the sum is taken away: the bound spoke of cells with a plus sign, and of
+    # "empty" cells (the one place that word stood for safe).
+    "combination, all taken away": (
+        "combination",
+        "9x9x10\nHHHHHHHHH\nHHHHHHHHH\nHHHHHHHHH\nHHH1111HH\nHHH1001HH\nHHH1111HH\n"
+        "HHHHHHHHH\nHHHHHHHHH\nHHHHHHHHH",
+        "C3",
+        "= 0. The left side is at most 0, and reaches it only when every one of its cells is safe.",
+    ),
     # Three 1s around B2: whole mines settle it, no sum of clues does (level 4).
     "case analysis": (
         "case-analysis",

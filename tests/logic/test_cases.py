@@ -116,3 +116,17 @@ def test_case_proofs_of_forced_cells(seed: int, with_total: bool) -> None:
                 s_all = (split | 1 << c) & ~m_all
                 hits = [1 for s, m, _ in cases if s & ~s_all == 0 and m & ~m_all == 0]
                 assert len(hits) == 1
+
+
+def test_a_number_in_a_case_settles_all_its_cells_not_only_those_used_later() -> None:
+    # Suppose cell 4 is safe: the 2 of cell 20 needs cells 0 and 1; the 1 of cell 21 then has
+    # its mine, so 2 and 3 are safe, and the 1 of cell 22 has no room. Only cell 0 is used
+    # after, but "needs cell 0 to be a mine" of a 2 with two cells left puzzled a reader.
+    premises = [Clue(20, 0b10011, 2), Clue(21, 0b01101, 1), Clue(22, 0b01100, 1)]
+    proof = case_proof(premises, 4, True)
+    assert proof is not None and proof.given == ()
+    assert proof.refuted.chain == (
+        Event(20, mine=0b00011),
+        Event(21, safe=0b01100),
+        Event(22, conflict="too-few"),
+    )

@@ -655,10 +655,25 @@ def _added_up(
         first = t.gettext(
             "Add up {added}, each counted as the sum of its covered cells, which gives {equation}."
         ).format(added=_join(t, added or taken), equation=equation)
-    second = t.gettext(
-        "The left side is at most {total}, and reaches it only when every cell with a plus "
-        "sign is a mine and every cell with a minus sign is empty."
-    ).format(total=_amount(t, proof.total))
+    plus = any(k > 0 for _, k in proof.coefficients)
+    minus = any(k < 0 for _, k in proof.coefficients)
+    if plus and minus:
+        bound = t.gettext(
+            "The left side is at most {total}, and reaches it only when every cell with a plus "
+            "sign is a mine and every cell with a minus sign is safe."
+        )
+    elif plus:
+        bound = t.gettext(
+            "The left side is at most {total}, and reaches it only when every one of its cells "
+            "is a mine."
+        )
+    else:
+        # Only cells taken away: said of a plus sign too, the sentence spoke of no cell.
+        bound = t.gettext(
+            "The left side is at most {total}, and reaches it only when every one of its cells "
+            "is safe."
+        )
+    second = bound.format(total=_amount(t, proof.total))
     return [first, second, *_conclusions(t, board, d.safe, d.mine)]
 
 

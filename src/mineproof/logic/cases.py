@@ -230,14 +230,17 @@ def _propagate(
 
 
 def _needed(events: list[tuple[Event, int]], wanted: int) -> tuple[tuple[Event, ...], int]:
-    """Return the events that settle the cells ``wanted`` relies on, each cut down to the cells
-    used later, in order; and the cells relied on that no event settles (known before)."""
+    """Return the events that settle the cells ``wanted`` relies on, in order: a number's whole
+    (one said to need one of the two mines it needs puzzled a reader who counted), the mine
+    total's cut down to the cells used later (it settles every other covered cell of the
+    board); and the cells relied on that no event settles (known before)."""
     kept: list[Event] = []
     for event, relied in reversed(events):
         used = (event.safe | event.mine) & wanted
         if not used:
             continue
-        kept.append(Event(event.premise, event.safe & used, event.mine & used))
+        whole = event.premise >= 0
+        kept.append(event if whole else Event(event.premise, event.safe & used, event.mine & used))
         wanted = (wanted & ~used) | relied
     kept.reverse()
     return tuple(kept), wanted
