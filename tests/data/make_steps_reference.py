@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 from pathlib import Path
 
 from mineproof.board import Board, Layout
@@ -68,11 +69,13 @@ def frozen_json(d: Deduction) -> dict[str, object]:
 def frozen_text(d: Deduction) -> str:
     """Return a deduction's English text as it was worded when the references were made: two
     numbers of a longer pattern were then said to "form the 1-2-1 pattern" (since 2026-11-29
-    they are "part of a 1-2-1 pattern"); everything else is hashed as it is."""
+    they are "part of a 1-2-1 pattern"), and a combination did not name the cells its numbers
+    share (since 2026-11-29: "The cells shared are F3 and G3."); everything else is hashed as
+    it is."""
     text = explain(d)
     for pattern in ("1-2-1", "1-2-2-1"):
         text = text.replace(f" are part of a {pattern} pattern.", f" form the {pattern} pattern.")
-    return text
+    return re.sub(r" The cells? shared (is|are) [A-Z0-9, ]+(and [A-Z]+[0-9]+)?\.", "", text)
 
 
 def steps_digest(steps: list[Step]) -> str:

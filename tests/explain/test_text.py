@@ -53,6 +53,13 @@ EXAMPLES = {
         "C3",
         "That leaves 1 mine for its other covered cell, C3.",
     ),
+    # Each 1 shares other cells with the 3: they are named, not left for the reader to find.
+    "combination, shared cells named": (
+        "combination",
+        "4x3x3\n01HH\n13HH\nHHHH",
+        "C3",
+        "hold at most 2. The cells shared are C1, C2, A3 and B3. That leaves 1 mine",
+    ),
     # The old "case analysis" example is a combination of five clues (level 3).
     "combination, added up": (
         "combination",

@@ -564,6 +564,13 @@ def _needs_and_allows(
         )
     other = names.clues([c.cell for c in plus])
     out.append(text.format(clue=named_minus, clues=named_minus, k=_grouped(t, allow), other=other))
+    # Name them: each number may share other cells, and a reader should not have to find them.
+    shared = _union(plus) & _union(minus)
+    out.append(
+        t.ngettext(
+            "The cell shared is {cells}.", "The cells shared are {cells}.", _listed(shared)
+        ).format(cells=_cells(t, board, shared))
+    )
     rest = int(proof.total)
     if rest and len(plus) == 1:
         out.append(
