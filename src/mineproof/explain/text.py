@@ -821,7 +821,7 @@ def _given(t: gettext.NullTranslations, board: Board, proof: CaseProof) -> list[
             t.ngettext(
                 "They also prove that {cells} is safe.",
                 "They also prove that {cells} are safe.",
-                safe.bit_count(),
+                _listed(safe),
             ).format(cells=_cells(t, board, safe))
         )
     elif safe:
@@ -829,7 +829,7 @@ def _given(t: gettext.NullTranslations, board: Board, proof: CaseProof) -> list[
             t.ngettext(
                 "Whatever the case, single numbers prove one after another that {cells} is safe.",
                 "Whatever the case, single numbers prove one after another that {cells} are safe.",
-                safe.bit_count(),
+                _listed(safe),
             ).format(cells=_cells(t, board, safe))
         )
     return out
