@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mineproof.board import Board, Layout
-from mineproof.errors import ArgumentError, FormatError
+from mineproof.errors import ArgumentError, FormatError, NotFoundError
 from mineproof.formats import (
     format_grid,
     format_layout_text,
@@ -51,8 +51,8 @@ def test_read_bytes_file(tmp_path: Path) -> None:
 def test_read_bytes_missing_file(tmp_path: Path) -> None:
     path = tmp_path / "nope.txt"
     # The reason alone: the caller names the file (before: "cannot read PATH: ...", and the
-    # command line named the file twice).
-    with pytest.raises(FormatError, match=r"^no such file$"):
+    # command line named the file twice). Not found, not malformed: nothing was read.
+    with pytest.raises(NotFoundError, match=r"^no such file$"):
         read_bytes(str(path))
 
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from mineproof.board import Layout
-from mineproof.errors import ArgumentError, FormatError
+from mineproof.errors import ArgumentError, FormatError, NotFoundError
 from mineproof.formats._text import content_lines, parse_header
 from mineproof.formats.json_text import read_json
 from mineproof.formats.layout_text import MINE, SAFE, parse_layout_text
@@ -41,9 +41,10 @@ _POSITION_FORMATS = (
 def read_bytes(path: str, limit: int = MAX_INPUT_BYTES) -> bytes:
     """Return the bytes of the file at ``path``, or of standard input when ``path`` is ``-``.
 
-    Raises ``FormatError(REASON)`` when the file cannot be read, a short reason such as ``no such
-    file``, ``permission denied`` or ``is a directory`` (the caller names the file, as the
-    command line names the file of every error: ``missing.avf: no such file``), and
+    Raises ``NotFoundError("no such file")`` when there is no file at ``path``,
+    ``FormatError(REASON)`` when it cannot be read, a short reason such as ``permission denied``
+    or ``is a directory`` (the caller names the file, as the command line names the file of
+    every error: ``missing.avf: no such file``), and
     ``FormatError`` when there are more than ``limit`` bytes (64 MiB by default; no more is
     read).
     """
@@ -56,6 +57,8 @@ def read_bytes(path: str, limit: int = MAX_INPUT_BYTES) -> bytes:
                 data = file.read(limit + 1)
         except OSError as exc:
             reason = _REASONS.get(exc.errno or 0) or (exc.strerror or str(exc)).lower()
+            if exc.errno == errno.ENOENT:  # nothing to read, not something read wrong
+                raise NotFoundError(reason) from exc
             raise FormatError(reason) from exc
     if len(data) > limit:
         raise FormatError(
