@@ -32,7 +32,7 @@ from concurrent.futures import Executor
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, NoReturn, Protocol, TextIO, cast
+from typing import Any, BinaryIO, NoReturn, Protocol
 
 from mineproof import __version__
 from mineproof.analysis import Analysis, analyze
@@ -75,6 +75,7 @@ from mineproof.review import (
     review_gif,
     review_svg,
 )
+from mineproof.streams import drop_stdout, stderr_never_fails
 from mineproof.web import run
 
 __all__ = ["MAX_COUNT", "MAX_GAMES", "MAX_SPEED", "MIN_SPEED", "main", "max_jobs"]
@@ -1581,7 +1582,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     collect_less()
     try:
-        with _stderr_never_fails():
+        with stderr_never_fails():
             return _main(argv)
     except KeyboardInterrupt:
         # Ctrl+C ends any command quietly, with the status a shell gives an interrupted one.
@@ -1591,47 +1592,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader left (`mineproof explain ... | head`): stop quietly, with the status a
         # shell gives a command that a closed pipe ended (as `yes | head` does), not that of an
         # error; and keep Python from failing again when it flushes standard output at exit.
-        _drop_stdout()
+        drop_stdout()
         return PIPE_CLOSED
 
 
 PIPE_CLOSED = 128 + 13
 """The exit status when the reader of standard output left before the end: 128 + SIGPIPE."""
-
-
-class _Unfailing:
-    """A text stream whose writes never fail: what cannot be written is dropped."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self._stream = stream
-
-    def write(self, text: str) -> int:
-        """Write ``text``; return its length, written or not."""
-        try:
-            return self._stream.write(text)
-        except OSError:
-            return len(text)
-
-    def flush(self) -> None:
-        """Flush what is buffered, if it can be written."""
-        with suppress(OSError):
-            self._stream.flush()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._stream, name)
-
-
-@contextmanager
-def _stderr_never_fails() -> Iterator[None]:
-    """Within the block, a standard error that cannot be written (closed, full) stops nothing:
-    its notes, progress and error lines are dropped, and the command goes on (a closed
-    standard error made ``generate --force`` empty its folder and stop, exit 141)."""
-    stderr = sys.stderr
-    sys.stderr = cast(TextIO, _Unfailing(stderr))
-    try:
-        yield
-    finally:
-        sys.stderr = stderr
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -1663,7 +1629,7 @@ def _main(argv: Sequence[str] | None) -> int:
                 _emit(json.dumps(exc.to_json()))
             except BrokenPipeError:
                 # Its reader left; the error is still the command's status (and was said).
-                _drop_stdout()
+                drop_stdout()
         return exit_status(exc)
     except BrokenPipeError:
         raise
@@ -1692,16 +1658,10 @@ def _emit(text: str) -> bool:
     return True
 
 
-def _drop_stdout() -> None:
-    """Send what is left to write on standard output to nowhere, so that Python does not fail
-    again when it flushes it at exit."""
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-
-
 def _stdout_failed(exc: OSError) -> MineproofError:
     """Return the error of standard output that could not be written (a full disk), and send
     what is left to write to nowhere, so that Python does not fail again at exit."""
-    _drop_stdout()
+    drop_stdout()
     return MineproofError(f"cannot write standard output: {exc.strerror or exc}")
 
 

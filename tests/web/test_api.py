@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import signal
 import socket
@@ -1354,3 +1355,38 @@ def test_play_command_with_a_port_out_of_range(tmp_path: Path) -> None:
     assert done.returncode in (1, 2)
     assert "Traceback" not in done.stderr and done.stderr.count("\n") <= 3
     assert "70000" in done.stderr
+
+
+def test_play_serves_when_nobody_reads_its_standard_output(tmp_path: Path) -> None:
+    # `mineproof play | head -0`: the address line could not be printed, and the app said
+    # "cannot listen on 127.0.0.1:PORT: Broken pipe" and stopped.
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        port = probe.getsockname()[1]
+    read, write = os.pipe()
+    os.close(read)
+    process = subprocess.Popen(
+        _play_command("--port", str(port), "--data", str(tmp_path)),
+        stdout=write,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    os.close(write)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://{HOST}:{port}/", timeout=5) as page:
+                    assert page.status == 200
+                    break
+            except OSError:
+                assert process.poll() is None, process.stderr.read() if process.stderr else ""
+                assert time.monotonic() < deadline, "the app never answered"
+                time.sleep(0.2)
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 0
+        assert process.stderr is not None and process.stderr.read() == ""
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()

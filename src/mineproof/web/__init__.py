@@ -15,6 +15,8 @@ import webbrowser
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mineproof.streams import drop_stdout
+
 if TYPE_CHECKING:
     from mineproof.web.games import Games
     from mineproof.web.pool import Pool
@@ -89,6 +91,11 @@ def _announce(host: str, port: int, data: Path, open_browser: bool) -> None:
             file=sys.stderr,
             flush=True,
         )
-    print(f"mineproof: playing at {url} (games kept in {data}); Ctrl+C stops", flush=True)
+    try:
+        print(f"mineproof: playing at {url} (games kept in {data}); Ctrl+C stops", flush=True)
+    except OSError:
+        # Nobody reads standard output (`mineproof play | head -1` has left): serve all the
+        # same (it said "cannot listen on ...: Broken pipe" and stopped).
+        drop_stdout()
     if open_browser:
         webbrowser.open(url)
