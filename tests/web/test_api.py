@@ -19,7 +19,8 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -1197,15 +1198,32 @@ def _first_line(process: subprocess.Popen[str], timeout: float = 30.0) -> str:
     return lines[0]
 
 
-def test_play_command_serves_until_interrupted(tmp_path: Path) -> None:
-    data = tmp_path / "games"
+@contextmanager
+def _playing(*args: str, stdout: int = subprocess.PIPE) -> Iterator[subprocess.Popen[str]]:
+    """Run ``mineproof play`` with ``args`` for the block; kill it if the block leaves it up."""
     process = subprocess.Popen(
-        [*_play_command("--port", "0", "--data", str(data))],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+        _play_command(*args), stdout=stdout, stderr=subprocess.PIPE, text=True
     )
     try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def _stopped(process: subprocess.Popen[str]) -> str:
+    """Stop the app with Ctrl+C, check that it ends with status 0, and return its standard
+    error."""
+    process.send_signal(signal.SIGINT)
+    assert process.wait(timeout=30) == 0
+    assert process.stderr is not None
+    return process.stderr.read()
+
+
+def test_play_command_serves_until_interrupted(tmp_path: Path) -> None:
+    data = tmp_path / "games"
+    with _playing("--port", "0", "--data", str(data)) as process:
         line = _first_line(process)
         found = re.fullmatch(
             r"mineproof: playing at (http://localhost:(\d+)/) \(games kept in (.+)\); "
@@ -1223,34 +1241,15 @@ def test_play_command_serves_until_interrupted(tmp_path: Path) -> None:
         client = Client(HOST, port)
         assert client.post("/api/games", {"level": "expert"}).ok(201)["mines"] == 99
         assert Path(kept).is_file()
-        process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=30) == 0
-        assert process.stderr is not None and process.stderr.read() == ""
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        assert _stopped(process) == ""
 
 
 def test_play_command_warns_when_it_listens_beyond_this_machine(tmp_path: Path) -> None:
-    process = subprocess.Popen(
-        [*_play_command("--host", "0.0.0.0", "--port", "0", "--data", str(tmp_path))],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
+    with _playing("--host", "0.0.0.0", "--port", "0", "--data", str(tmp_path)) as process:
         assert _first_line(process).startswith("mineproof: playing at http://0.0.0.0:")
-        process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=30) == 0
-        assert process.stderr is not None
-        warning = process.stderr.read()
+        warning = _stopped(process)
         assert warning.startswith("mineproof: warning: listening on 0.0.0.0, not only this")
         assert warning.count("\n") == 1
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
 
 
 @pytest.mark.parametrize("where", ["printing the address", "opening the browser"])
@@ -1365,14 +1364,8 @@ def test_play_serves_when_nobody_reads_its_standard_output(tmp_path: Path) -> No
         port = probe.getsockname()[1]
     read, write = os.pipe()
     os.close(read)
-    process = subprocess.Popen(
-        _play_command("--port", str(port), "--data", str(tmp_path)),
-        stdout=write,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    os.close(write)
-    try:
+    with _playing("--port", str(port), "--data", str(tmp_path), stdout=write) as process:
+        os.close(write)
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -1383,10 +1376,4 @@ def test_play_serves_when_nobody_reads_its_standard_output(tmp_path: Path) -> No
                 assert process.poll() is None, process.stderr.read() if process.stderr else ""
                 assert time.monotonic() < deadline, "the app never answered"
                 time.sleep(0.2)
-        process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=30) == 0
-        assert process.stderr is not None and process.stderr.read() == ""
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        assert _stopped(process) == ""
