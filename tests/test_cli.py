@@ -803,6 +803,15 @@ def test_generate_stops_mid_way_with_the_boards_made_whole(
     listed = [json.loads(line)["file"] for line in (folder / "manifest.jsonl").open()]
     assert listed == ["board-00001.mbf", "board-00002.mbf"]
     assert sorted(p.name for p in folder.iterdir()) == [*listed, "manifest.jsonl"]
+    # Boards asked for as JSON end with the error as JSON too (they ended with no JSON line).
+    status, out, err = run(capsys, *args, "--format", "json")
+    *boards, error = out.splitlines()
+    assert status == 1 and len(boards) == 2 and "simulated" in err
+    assert json.loads(error) == {
+        "error": "board 3 of 5: no board found (simulated)",
+        "kind": "too-complex",
+        "size": None,
+    }
 
 
 class _FullDisk(io.FileIO):

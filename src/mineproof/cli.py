@@ -1624,7 +1624,8 @@ def _main(argv: Sequence[str] | None) -> int:
             else f"{source}: "
         )
         print(_one_line(f"mineproof: error: {where}{exc}"), file=sys.stderr)
-        if getattr(args, "json", False):
+        # generate's JSON is asked for as a format: its errors come as JSON too.
+        if getattr(args, "json", False) or getattr(args, "format", None) == "json":
             try:
                 _emit(json.dumps(exc.to_json()))
             except BrokenPipeError:

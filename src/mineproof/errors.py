@@ -245,8 +245,9 @@ class TooComplexError(MineproofError):
         super().__init__(message)
 
     def to_json(self) -> _Data:
-        """Return the error as JSON data (see :meth:`MineproofError.to_json`) with ``size``."""
-        return {**super().to_json(), "size": self.size}
+        """Return the error as JSON data (see :meth:`MineproofError.to_json`) with ``size``
+        (``None`` when it is not known)."""
+        return {**super().to_json(), "size": self.size or None}
 
 
 STATUS: tuple[tuple[type[MineproofError], int, int], ...] = (
