@@ -453,7 +453,7 @@ def _two_clues(t: gettext.NullTranslations, d: Deduction, names: _Names) -> list
             if n_x == 0:
                 out.append(
                     t.ngettext(
-                        "{clue} needs {k} mine, and it can only be in {common}.",
+                        "{clue} needs {k} mine, and it can only be in one of {common}.",
                         "{clue} needs {k} mines, and they can only be in {common}.",
                         x.mines,
                     ).format(clue=clue_x, k=x.mines, common=common_text)
