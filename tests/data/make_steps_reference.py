@@ -71,9 +71,11 @@ def frozen_text(d: Deduction) -> str:
     numbers of a longer pattern were then said to "form the 1-2-1 pattern" (since 2026-11-29
     they are "part of a 1-2-1 pattern"), and a combination did not name the cells its numbers
     share (since 2026-11-29: "The cells shared are F3 and G3."), and a number's one mine "can
-    only be in B1 and B2" (since 2026-11-29: "in one of B1 and B2"); everything else is hashed
-    as it is."""
+    only be in B1 and B2" (since 2026-11-29: "in one of B1 and B2"), and a case's mine total
+    did not count them ("every mine left is placed", since 2026-11-29 "every mine left (40)
+    is placed"); everything else is hashed as it is."""
     text = explain(d).replace(", and it can only be in one of ", ", and it can only be in ")
+    text = re.sub(r"every mine left \([0-9,]+\) is placed", "every mine left is placed", text)
     for pattern in ("1-2-1", "1-2-2-1"):
         text = text.replace(f" are part of a {pattern} pattern.", f" form the {pattern} pattern.")
     return re.sub(r" The cells? shared (is|are) [A-Z0-9, ]+(and [A-Z]+[0-9]+)?\.", "", text)

@@ -109,7 +109,7 @@ EXAMPLES = {
         "F11F210000012321\n111110000001F100\n0000122100011100\n11002FF322111100\n"
         "F1002FF3FF12F200\n110012233423F310\n01111111F3F33F10\n01F11F112F3F2110",
         "E2",
-        "Then every mine left is placed, so B3 and B4 are safe.",
+        "Then every mine left (4) is placed, so B3 and B4 are safe.",
     ),
     # A proof too long to show (the kernel gives up on cases past a depth): made here by
     # dropping the proof of small ones, so the example does not hang on that limit.
@@ -463,6 +463,8 @@ def test_a_case_proof_tells_what_holds_whatever_the_case_first(lang: str) -> Non
     assert all(name in text for name in names)
     if lang == "en":
         assert "that these 38 cells are mines: H1, J1, E2" in text
+        # The case's count is said: 38, O1 and O2 are the 40 mines left.
+        assert "Then every mine left (40) is placed, so P2 and P4 are safe." in text
         sentences = re.split(r"(?<=\.)\s+", text)
         assert len(sentences) <= 12, sentences
         assert sentences[-2] == "Whether O2 is a mine or safe, a number or the mine total fails."

@@ -792,7 +792,8 @@ def _case_analysis(t: gettext.NullTranslations, d: Deduction, names: _Names) -> 
 
 
 def _cases(t: gettext.NullTranslations, d: Deduction, proof: CaseProof, names: _Names) -> list[str]:
-    out = _given(t, d.board, proof) + _branch(t, names, proof.refuted, first=True)
+    left = d.mines_left
+    out = _given(t, d.board, proof) + _branch(t, names, proof.refuted, True, left)
     return out + _conclusions(t, d.board, d.safe, d.mine)
 
 
@@ -835,7 +836,10 @@ def _given(t: gettext.NullTranslations, board: Board, proof: CaseProof) -> list[
     return out
 
 
-def _branch(t: gettext.NullTranslations, names: _Names, branch: Branch, first: bool) -> list[str]:
+def _branch(
+    t: gettext.NullTranslations, names: _Names, branch: Branch, first: bool, left: int
+) -> list[str]:
+    """Return a case in words (``left``: the mines left on the board, for the mine total)."""
     name = names.position.board.name(branch.cell)
     if first:
         head = (
@@ -850,10 +854,10 @@ def _branch(t: gettext.NullTranslations, names: _Names, branch: Branch, first: b
             else t.gettext("Suppose instead that {cell} is safe.")
         )
     out = [head.format(cell=name)]
-    out += [_event(t, names, e) for e in branch.chain]
+    out += [_event(t, names, e, left) for e in branch.chain]
     if branch.split is not None:
         for sub in branch.split:
-            out += _branch(t, names, sub, first=False)
+            out += _branch(t, names, sub, False, left)
         # Name the cell split on: two splits that end together each close their own.
         other = names.position.board.name(branch.split[0].cell)
         closing = (
@@ -872,8 +876,9 @@ def _total_fails(branch: Branch) -> bool:
     return bool(branch.chain) and branch.chain[-1].premise == MINE_TOTAL
 
 
-def _event(t: gettext.NullTranslations, names: _Names, event: Event) -> str:
-    """Return one step of a case in words."""
+def _event(t: gettext.NullTranslations, names: _Names, event: Event, left: int) -> str:
+    """Return one step of a case in words (``left``: the mines left, which a step of the mine
+    total counts)."""
     board = names.position.board
     if event.premise == MINE_TOTAL:
         if event.conflict == "too-many":
@@ -881,11 +886,12 @@ def _event(t: gettext.NullTranslations, names: _Names, event: Event) -> str:
         if event.conflict == "too-few":
             return t.gettext("Then there would be no room for all the mines left.")
         if event.safe:
+            # How many: the reader adds up the mines of the case (teachers say the count).
             return t.ngettext(
-                "Then every mine left is placed, so {cells} is safe.",
-                "Then every mine left is placed, so {cells} are safe.",
+                "Then every mine left ({left}) is placed, so {cells} is safe.",
+                "Then every mine left ({left}) is placed, so {cells} are safe.",
                 _listed(event.safe),
-            ).format(cells=_cells(t, board, event.safe))
+            ).format(cells=_cells(t, board, event.safe), left=_grouped(t, left))
         return t.ngettext(
             "Then the mines left need {cells} to be a mine.",
             "Then the mines left need {cells} to be mines.",
