@@ -1624,8 +1624,10 @@ def _main(argv: Sequence[str] | None) -> int:
             else f"{source}: "
         )
         print(_one_line(f"mineproof: error: {where}{exc}"), file=sys.stderr)
-        # generate's JSON is asked for as a format: its errors come as JSON too.
-        if getattr(args, "json", False) or getattr(args, "format", None) == "json":
+        # generate's JSON is asked for as a format: when it goes to standard output (not to
+        # files under --out), its errors come as JSON too.
+        as_json = getattr(args, "format", None) == "json" and getattr(args, "out", None) is None
+        if getattr(args, "json", False) or as_json:
             try:
                 _emit(json.dumps(exc.to_json()))
             except BrokenPipeError:
