@@ -118,6 +118,10 @@ def test_each_error_pickles_as_itself_with_its_data(error: MineproofError) -> No
 
 _JSON_DATA: list[tuple[type[MineproofError], dict[str, object]]] = [
     # The most specific first, as STATUS orders them.
+    (
+        ImpossiblePosition,
+        {"clues": None, "uses_mine_total": None, "minimal": None, "position": None},
+    ),
     (InconsistentPositionError, {"clues": None, "uses_mine_total": None, "minimal": None}),
     (TooComplexError, {"size": None}),
     (IllegalMoveError, {"cell": None}),

@@ -97,7 +97,6 @@ from mineproof.web.pool import Pool, PoolFull, WorkerError
 from mineproof.web.strings import LANGUAGE_NAMES, page_strings
 from mineproof.web.work import (
     MAX_TEXT,
-    ImpossiblePosition,
     Job,
     analyze_text,
     upload_review,
@@ -224,14 +223,6 @@ class _BadRequest(Exception):
 def _error(status: int, message: str, kind: str, headers: dict[str, str] | None = None) -> Response:
     """Return an error answer: ``{"error": message, "kind": kind}``."""
     return _json(status, {"error": message, "kind": kind}, headers)
-
-
-def _error_data(exc: MineproofError) -> dict[str, Any]:
-    """Return the answer to a :class:`MineproofError`: its message, its kind and its data."""
-    data = exc.to_json()
-    if isinstance(exc, ImpossiblePosition):
-        data["position"] = exc.position
-    return data
 
 
 def _gif(data: bytes, name: str) -> Response:
@@ -387,7 +378,7 @@ class App:
         except StoreError as exc:
             return _error(500, str(exc), "store")
         except MineproofError as exc:  # the status comes from the one table of errors
-            return _json(http_status(exc), _error_data(exc))
+            return _json(http_status(exc), exc.to_json())
         except WorkerError as exc:  # a bug in a worker: its traceback, then answer
             sys.stderr.write(f"mineproof: a worker failed:\n{exc}")
             return _error(500, "internal error: WorkerError", "internal")

@@ -345,6 +345,11 @@ class ImpossiblePosition(InconsistentPositionError):
         )
         self.position = position
 
+    def to_json(self) -> dict[str, Any]:
+        """Return the error as JSON data (see :meth:`~mineproof.errors.MineproofError.to_json`)
+        with the pasted ``position``."""
+        return {**super().to_json(), "position": self.position}
+
 
 @dataclass(frozen=True, slots=True)
 class StoredGame:
