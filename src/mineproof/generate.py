@@ -1091,4 +1091,4 @@ def check_arguments(
         area = board.start_area(board.index(*centre), rule)
         room = board.size - area.bit_count()
         where = f" outside the {rule} start area" if rule == "opening" else ""
-    check_room(board, max(mines, 0), room, where)
+    check_room(board, mines, room, where)

@@ -124,21 +124,20 @@ class ReviewedClick:
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """What a review sums up (see the module's docstring). ``clicks`` counts the clicks that
-    changed the board and ``actions`` the same clicks by action (open, chord, flag, unflag:
-    ms-toollib's effective clicks leave out a flag and the unflag that undid it); ``kinds``
-    counts the judged clicks by kind, ``forced_levels`` and ``mistake_levels`` by level;
-    ``luck`` is exact; ``fatal``
-    is the number of the click that lost, and ``fatal_flag`` its cell when it was a flag where
-    no mine is (strict flags); ``time`` that of the last click; ``grade`` is ``None`` when the
-    first click is not an opening click on a safe cell."""
+    """What a review sums up (see the module's docstring). ``actions`` counts the clicks that
+    changed the board by action (open, chord, flag, unflag: ms-toollib's effective clicks leave
+    out a flag and the unflag that undid it), ``clicks`` all of them; ``kinds`` counts the
+    judged clicks by kind, ``forced_levels`` and ``mistake_levels`` by level; ``luck`` is
+    exact; ``fatal`` is the number of the click that lost, and ``fatal_flag`` its cell when it
+    was a flag where no mine is (strict flags); ``time`` that of the last click; ``grade`` is
+    ``None`` when the first click is not an opening click on a safe cell."""
 
     source: str
     width: int
     height: int
     mines: int
     outcome: Outcome
-    clicks: int
+    actions: dict[ClickAction, int]
     judged: int
     kinds: dict[Kind, int]
     forced_levels: dict[int, int]
@@ -157,7 +156,11 @@ class Summary:
     software: str | None = None
     stats: dict[str, float | int | None] = field(default_factory=dict)
     fatal_flag: tuple[int, int] | None = None
-    actions: dict[ClickAction, int] = field(default_factory=dict)
+
+    @property
+    def clicks(self) -> int:
+        """Return the number of clicks that changed the board."""
+        return sum(self.actions.values())
 
     @property
     def study(self) -> int | None:
@@ -369,7 +372,6 @@ def _summary(
         height=layout.board.height,
         mines=layout.mine_count,
         outcome=outcome,
-        clicks=len(clicks),
         actions=dict(Counter(c.action for c in clicks)),
         judged=len(judged),
         kinds=dict(kinds),
