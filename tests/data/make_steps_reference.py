@@ -60,9 +60,14 @@ def step_text(d: Deduction) -> str:
 def frozen_json(d: Deduction) -> dict[str, object]:
     """Return a deduction's JSON as it was spelled when the references were made: the field
     ``uses_mine_total`` was then named ``uses_mine_count`` (renamed on 2026-11-29, so that hints
-    and errors name the mine total alike); everything else is hashed as it is."""
+    and errors name the mine total alike), and a combination had no ``given`` steps (added on
+    2026-11-29; the references' combinations have none, an empty list); everything else is
+    hashed as it is."""
     data: dict[str, object] = d.to_json()
     data["uses_mine_count"] = data.pop("uses_mine_total")
+    proof = data["proof"]
+    if isinstance(proof, dict) and proof.get("given") == []:
+        del proof["given"]
     return data
 
 

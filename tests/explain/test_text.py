@@ -25,7 +25,8 @@ from mineproof.explain import (
 )
 from mineproof.explain.text import LOCALES, grouped_text
 from mineproof.logic import RULES, Deduction, deductions
-from mineproof.logic.cases import CaseProof
+from mineproof.logic.cases import CaseProof, settled_cells
+from mineproof.logic.linear import LinearProof
 from mineproof.position import Position
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -468,3 +469,52 @@ def test_a_case_proof_tells_what_holds_whatever_the_case_first(lang: str) -> Non
         sentences = re.split(r"(?<=\.)\s+", text)
         assert len(sentences) <= 12, sentences
         assert sentences[-2] == "Whether O2 is a mine or safe, a number or the mine total fails."
+
+
+# A level-5 position of a generated intermediate board, none of its mines flagged: its play
+# hint said "there are too many cases to show here" (the total counts the 32 mines single
+# numbers prove, which cases reach only by splitting on cell after cell).
+_UNFLAGGED_TOTAL = """16x16x40
+HHHH200000112110
+HH4H4210001H2H10
+HH54HH1000112110
+HHHH321000000000
+H4H3100000011211
+122221100001H2H1
+012H2H1000011211
+02H3322012211110
+02H43H101HH11H10
+012HH31012323220
+1123H200123H2H21
+1H1222112HH222HH
+1112H21H222112HH
+0002H21110002H3H
+0001110000014HHH
+000000000001HHHH
+"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_mine_total_count_first_flags_what_single_numbers_prove(lang: str) -> None:
+    found = hint(Position.parse(_UNFLAGGED_TOTAL), lang, open=True)
+    (step,) = found.steps
+    assert step.level == 5 and isinstance(step.proof, LinearProof)
+    _, mine = settled_cells(step.proof.given)
+    assert mine.bit_count() == 32
+    text = found.texts[0]
+    assert "{" not in text and "}" not in text
+    assert all(step.board.name(i) in text for i in range(step.board.size) if mine >> i & 1)
+    if lang == "en":
+        assert (
+            "Single numbers prove one after another that these 32 cells are mines: D1, D2" in text
+        )
+        assert (
+            "With them flagged, 8 mines are left. The 4 at C2 (less its 2 flagged mines) needs "
+            "2 mines" in text
+        )
+        assert text.endswith(
+            "8 mines in all. That is every mine left, so the other covered cells have none. So A1, "
+            "A2, A3, O16 and P16 are safe."
+        )
+    else:
+        assert text != hint(Position.parse(_UNFLAGGED_TOTAL), "en", open=True).texts[0]

@@ -21,6 +21,8 @@ from mineproof.explain import explain
 from mineproof.formats.layout_text import parse_layout_text
 from mineproof.logic import Deduction, Step, hint_steps, logic_steps, solve_in_steps
 from mineproof.logic import steps as steps_module
+from mineproof.logic.cases import settled_cells
+from mineproof.logic.linear import LinearProof
 from mineproof.logic.steps import GradeTooComplex, grade
 from mineproof.position import COVERED, FLAG, Position
 
@@ -294,3 +296,34 @@ def test_a_short_path_among_many_proven_mines() -> None:
     found = check_hint(Position.parse(EXPERT_190))
     assert [d.level for d in found] == [1, 2]
     assert found[-1].safe == 1 << found[-1].position.board.index(21, 4)  # V5
+
+
+# A position of a generated beginner board of level 5, none of its mines flagged. A1 is safe
+# only by the mine total, and no case split within the proofs' depth reaches it: the total
+# counts the mines that single numbers prove. The hint said "there are too many cases to show
+# here".
+LEVEL_5_UNFLAGGED = (
+    "9x9x10\n"
+    "HH2H1001H\n"
+    "HH2110011\n"
+    "H32100011\n"
+    "HHH10001H\n"
+    "HH3200011\n"
+    "13H200000\n"
+    "02H200000\n"
+    "011101110\n"
+    "000001H10\n"
+)
+
+
+def test_a_level_five_play_hint_without_flags_has_a_proof() -> None:
+    found = check_hint(Position.parse(LEVEL_5_UNFLAGGED))
+    assert [d.level for d in found] == [5]
+    board = found[0].board
+    assert found[0].safe == 1 << board.index(0, 0)  # A1
+    assert found[0].mine == 1 << board.index(1, 1)  # B2, a mine the proof counts
+    proof = found[0].proof
+    assert isinstance(proof, LinearProof)
+    # Made with the mines single numbers prove flagged first (the 1 at H1 proves I1, ...).
+    given = [board.index(8, 0), board.index(8, 3), board.index(6, 8)]  # I1, I4, G9
+    assert settled_cells(proof.given) == (0, sum(1 << i for i in given))

@@ -287,11 +287,37 @@ def check_proof_json(view: View, d: Deduction, tally: Tally) -> None:
         check_cases(view, d, proof["cases"], safe, mine)
 
 
+def check_given_json(view: View, d: Deduction, given: Any) -> tuple[int, set[int]]:
+    """Each one-clue step told before a combination follows from its number and the steps
+    before it (a number with all its mines makes its other cells safe; one with just enough
+    cells left makes them mines); return the mines they prove and the numbers they use."""
+    safe = mine = 0
+    used = set()
+    for item in given:
+        cell = _cell(view, item["premise"])
+        assert cell in d.premises, "a given step uses a number that is not a premise"
+        used.add(cell)
+        _, mask, count = view.clue_at(cell)
+        s = mask_of(_cell(view, c) for c in item["safe"])
+        m = mask_of(_cell(view, c) for c in item["mine"])
+        free = mask & ~safe & ~mine
+        placed = (mask & mine).bit_count()
+        assert (s | m) and not s & m and (s | m) & ~free == 0, "a given step settles no new cell"
+        if s:
+            assert placed == count, "cells called safe while mines are still needed"
+        if m:
+            assert count - placed == free.bit_count(), "cells called mines with room"
+        safe |= s
+        mine |= m
+    return mine, used
+
+
 def check_combination(view: View, d: Deduction, proof: Any, safe: int, mine: int) -> None:
-    """Add up the premises' equations with the printed multipliers (each number less its flags,
-    over its covered unflagged cells; the mine total over all of them) and compare with the
-    printed equation; its total must be the most the left side can be, and each conclusion
-    must have the sign that proves it."""
+    """Add up the premises' equations with the printed multipliers (each number less its flags
+    and the mines of the given steps, over its other covered cells; the mine total over all of
+    them) and compare with the printed equation; its total must be the most the left side can
+    be, and each conclusion must have the sign that proves it."""
+    given, given_clues = check_given_json(view, d, proof["given"])
     coefficient: dict[int, Fraction] = {}
     total = Fraction(0)
     used = []
@@ -305,6 +331,8 @@ def check_combination(view: View, d: Deduction, proof: Any, safe: int, mine: int
             cell = _cell(view, item["premise"])
             _, cells, value = view.clue_at(cell)
             used.append(cell)
+        value -= (cells & given).bit_count()
+        cells &= ~given
         total += k * value
         for c in bits(cells):
             coefficient[c] = coefficient.get(c, Fraction(0)) + k
@@ -321,7 +349,7 @@ def check_combination(view: View, d: Deduction, proof: Any, safe: int, mine: int
         assert printed.get(c, 0) < 0, f"safe cell {c} without a negative coefficient"
     for c in bits(mine):
         assert printed.get(c, 0) > 0, f"mine {c} without a positive coefficient"
-    clues = {c for c in used if c >= 0}
+    clues = {c for c in used if c >= 0} | given_clues
     assert clues <= set(d.premises), "the combination uses a number that is not a premise"
     assert (-1 in used) <= d.uses_mine_total, "the combination uses the mine total"
     if d.minimal:

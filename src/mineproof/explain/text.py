@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gettext
 import re
+from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -19,7 +20,7 @@ from mineproof.analysis.constraints import Clue
 from mineproof.board import Board, cell_name, iter_bits
 from mineproof.errors import MineproofError
 from mineproof.logic import Deduction
-from mineproof.logic.cases import Branch, CaseProof, Event
+from mineproof.logic.cases import Branch, CaseProof, Event, settled_cells
 from mineproof.logic.linear import MINE_TOTAL, LinearProof
 from mineproof.logic.patterns import pattern_of
 from mineproof.position import FLAG, Position
@@ -730,13 +731,55 @@ def _mine_total(t: gettext.NullTranslations, d: Deduction, names: _Names) -> lis
         return out + _cases(t, d, proof, names)
     if not isinstance(proof, LinearProof):
         return out + _unshown(t, d, names) + _conclusions(t, d.board, d.safe, d.mine)
+    if proof.given:
+        return out + _flagged_first(t, d, proof)
+    return out + _total_combination(t, d, proof, names)
+
+
+def _flagged_first(t: gettext.NullTranslations, d: Deduction, proof: LinearProof) -> list[str]:
+    """Return a combination with the mine total made once the mines of its ``given`` steps are
+    flagged: those mines first, then the argument on the board with them flagged."""
+    _, mines = settled_cells(proof.given)
+    out = _given(t, d.board, proof.given, False)
+    rest = d.mines_left - mines.bit_count()
+    text = (
+        t.ngettext(
+            "With it flagged, {k} mine is left.", "With it flagged, {k} mines are left.", rest
+        )
+        if mines.bit_count() == 1
+        else t.ngettext(
+            "With them flagged, {k} mine is left.", "With them flagged, {k} mines are left.", rest
+        )
+    )
+    out.append(text.format(k=_grouped(t, rest)))
+    position = d.position
+    cells = tuple(FLAG if mines >> i & 1 else c for i, c in enumerate(position.cells))
+    flagged = replace(
+        d,
+        position=Position(position.board, cells, position.mines),
+        proof=replace(proof, given=()),
+        clues=tuple(
+            Clue(c.cell, c.mask & ~mines, c.mines - (c.mask & mines).bit_count())
+            for c in d.clues
+            if c.mask & ~mines
+        ),
+    )
+    return out + _total_combination(t, flagged, proof, _Names(t, flagged.position))
+
+
+def _total_combination(
+    t: gettext.NullTranslations, d: Deduction, proof: LinearProof, names: _Names
+) -> list[str]:
+    """Return a combination with the mine total: each number's share of the mines left when it
+    is that simple, else the equations added up."""
+    left = d.mines_left
     clues = _premise_clues(d)
     total = dict(proof.combination).get(MINE_TOTAL, Fraction(0))
     shares = [clues[c] for c, k in proof.combination if c != MINE_TOTAL and k == -total]
     simple = abs(total) == 1 and len(shares) == len(proof.combination) - 1 and _disjoint(shares)
     if not simple:
-        return out + _added_up(t, d, proof, names)
-    return out + _shares(t, d, shares, left, total < 0, names)
+        return _added_up(t, d, proof, names)
+    return _shares(t, d, shares, left, total < 0, names)
 
 
 def _shares(
@@ -793,29 +836,43 @@ def _case_analysis(t: gettext.NullTranslations, d: Deduction, names: _Names) -> 
 
 def _cases(t: gettext.NullTranslations, d: Deduction, proof: CaseProof, names: _Names) -> list[str]:
     left = d.mines_left
-    out = _given(t, d.board, proof) + _branch(t, names, proof.refuted, True, left)
+    out = _given(t, d.board, proof.given, True) + _branch(t, names, proof.refuted, True, left)
     return out + _conclusions(t, d.board, d.safe, d.mine)
 
 
-def _given(t: gettext.NullTranslations, board: Board, proof: CaseProof) -> list[str]:
-    """Return what single numbers settle whatever the case, told before the first supposition
-    (a teacher sets apart what holds anyway; told in each case, it hid the cases)."""
-    safe, mine = proof.given_cells
+def _given(
+    t: gettext.NullTranslations, board: Board, given: tuple[Event, ...], cases: bool
+) -> list[str]:
+    """Return what single numbers settle before the argument: told before the first
+    supposition (``cases``: a teacher sets apart what holds anyway; told in each case, it hid
+    the cases), or before a combination made with those mines flagged."""
+    safe, mine = settled_cells(given)
     out = []
     if mine:
         # Two messages, not plural forms: the count is told apart from the cells, so that no
         # language has to agree a noun with it (Russian would with 21 cells).
         n = mine.bit_count()
-        text = (
-            t.gettext(
-                "Whatever the case, single numbers prove one after another that {cells} is a mine."
+        if cases:
+            text = (
+                t.gettext(
+                    "Whatever the case, single numbers prove one after another that {cells} is a "
+                    "mine."
+                )
+                if n == 1
+                else t.gettext(
+                    "Whatever the case, single numbers prove one after another that these {n} "
+                    "cells are mines: {cells}."
+                )
             )
-            if n == 1
-            else t.gettext(
-                "Whatever the case, single numbers prove one after another that these {n} cells "
-                "are mines: {cells}."
+        else:
+            text = (
+                t.gettext("Single numbers prove one after another that {cells} is a mine.")
+                if n == 1
+                else t.gettext(
+                    "Single numbers prove one after another that these {n} cells are mines: "
+                    "{cells}."
+                )
             )
-        )
         out.append(text.format(cells=_cells(t, board, mine), n=_grouped(t, n)))
     if safe and mine:
         out.append(

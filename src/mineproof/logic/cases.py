@@ -25,14 +25,15 @@ from mineproof.analysis.constraints import Clue
 from mineproof.board import iter_bits
 from mineproof.logic.premises import Work
 
-__all__ = ["Branch", "CaseProof", "Event", "case_proof"]
+__all__ = ["Branch", "CaseProof", "Event", "case_proof", "one_clue_steps", "settled_cells"]
 
 Conflict = Literal["", "too-many", "too-few"]
 
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One step inside a case: premise ``premise`` (a clue's cell, or -1 for the mine total).
+    """One step of one-clue reasoning (inside a case, or before any): premise ``premise`` (a
+    clue's cell, or -1 for the mine total).
 
     Either it settles cells (``safe`` or ``mine``, only those the rest of the proof uses), or,
     with ``conflict`` set, it cannot hold: ``too-many`` mines already, or ``too-few`` cells
@@ -91,11 +92,7 @@ class CaseProof:
     @property
     def given_cells(self) -> tuple[int, int]:
         """Return the cells the ``given`` steps settle: ``(safe, mine)`` bitmasks."""
-        safe = mine = 0
-        for event in self.given:
-            safe |= event.safe
-            mine |= event.mine
-        return safe, mine
+        return settled_cells(self.given)
 
     def cases(self) -> list[tuple[int, int, Literal["contradiction", "agrees"]]]:
         """Return every case as ``(assumed safe, assumed mine, outcome)``: the refuted ones,
@@ -107,6 +104,15 @@ class CaseProof:
         bit = 1 << self.target
         out.append((0, bit, "agrees") if self.mine else (bit, 0, "agrees"))
         return out
+
+
+def settled_cells(events: Sequence[Event]) -> tuple[int, int]:
+    """Return the cells that ``events`` settle: ``(safe, mine)`` bitmasks."""
+    safe = mine = 0
+    for event in events:
+        safe |= event.safe
+        mine |= event.mine
+    return safe, mine
 
 
 CASE_WORK = 100_000
@@ -138,6 +144,16 @@ def case_proof(
         if budget.left < 0:
             return None
     return None
+
+
+def one_clue_steps(premises: Sequence[Clue], *, work: int = CASE_WORK) -> tuple[Event, ...]:
+    """Return the one-clue steps that settle every mine the ``premises`` prove one number at
+    a time (with the steps they rely on, in order), within ``work`` clue visits (past it, those
+    made so far); none when the premises fail (an impossible position)."""
+    events, _, mines, conflict = _propagate(list(premises), 0, 0, Work(work))
+    if conflict is not None:
+        return ()
+    return _needed(events, mines)[0]
 
 
 def _refute(

@@ -138,7 +138,9 @@ def _number(value: Fraction) -> str:
 def proof_json(board: Board, proof: Proof) -> dict[str, Any]:
     """Return a proof as JSON data, checkable without mineproof.
 
-    A combination: ``combination`` lists each premise (``[x, y]`` of a number, or
+    A combination: ``given`` lists the one-clue steps made first, in order (each a number's
+    ``premise`` with the ``safe`` and ``mine`` cells it settles; the mines are then taken as
+    flagged, usually none); ``combination`` lists each premise (``[x, y]`` of a number, or
     ``"mine total"``) with its ``multiplier`` (a string such as ``"-1"`` or ``"1/2"``);
     ``equation`` is their sum, ``cells`` with their ``coefficient`` and the ``total``, which is
     the most its left side can be. Cases: ``cases`` lists assumptions (``safe`` and ``mine``
@@ -147,6 +149,14 @@ def proof_json(board: Board, proof: Proof) -> dict[str, Any]:
     """
     if isinstance(proof, LinearProof):
         return {
+            "given": [
+                {
+                    "premise": list(board.xy(e.premise)),
+                    "safe": [list(c) for c in board.mask_to_xy(e.safe)],
+                    "mine": [list(c) for c in board.mask_to_xy(e.mine)],
+                }
+                for e in proof.given
+            ],
             "combination": [
                 {
                     "premise": "mine total" if cell == MINE_TOTAL else list(board.xy(cell)),

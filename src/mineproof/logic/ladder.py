@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from fractions import Fraction
 
 from mineproof.analysis import Analysis, analyze
@@ -28,7 +29,7 @@ from mineproof.analysis.counting import COUNT_WORK, CountTooLarge, counting_budg
 from mineproof.board import Board, iter_bits
 from mineproof.errors import TooComplexError
 from mineproof.logic import levels
-from mineproof.logic.cases import case_proof
+from mineproof.logic.cases import CaseProof, case_proof, one_clue_steps, settled_cells
 from mineproof.logic.deduction import Deduction
 from mineproof.logic.linear import MINE_TOTAL, LinearProof, Relaxation, relaxed
 from mineproof.logic.premises import Work, counting_cost, fewest_premises
@@ -188,6 +189,9 @@ class Ladder:
         self._seeing: dict[int, list[Clue]] | None = None
         # The cells the clues force without the mine total, once :meth:`_hard_targets` knows.
         self._alone: int | None = None
+        # Every cell the clues force with the mine total, once :meth:`_hard_targets` has looked
+        # at level 5.
+        self._with_total = 0
 
     # --- levels 1 and 2 ------------------------------------------------------------------------
 
@@ -258,6 +262,7 @@ class Ladder:
                 return 3, s, m & keep
             return 4, safe, mine & keep
         safe, mine = forced_by(self.clues, self.unknown, self.left)
+        self._with_total = safe | mine
         if safe | mine & keep:
             return 5, safe, mine & keep
         return 0, 0, 0
@@ -365,23 +370,16 @@ class Ladder:
             self.board, target, start, self.clues, proves, 1, False, work
         )
         premises = tuple(c.cell for c in kept)
-        total = Clue(MINE_TOTAL, unknown, left)
-        proof = _simplest([*kept, total], target, is_mine, targets)
-        if proof is not None:
-            return Deduction(
-                self.view,
-                "mine-total",
-                premises,
-                True,
-                proof.safe,
-                proof.mine,
-                proof,
-                minimal,
-                fewest,
-                tuple(kept),
-            )
-        cases = case_proof([*kept, total], target, is_mine)
-        safe, mine = (0, bit) if is_mine else (bit, 0)
+        with_total = [*kept, Clue(MINE_TOTAL, unknown, left)]
+        proof: LinearProof | CaseProof | None = _simplest(with_total, target, is_mine, targets)
+        if proof is None:
+            proof = case_proof(with_total, target, is_mine)
+        if proof is None:
+            proof = self._after_single_numbers(kept, target, is_mine, targets)
+        if isinstance(proof, LinearProof):
+            safe, mine = proof.safe, proof.mine
+        else:
+            safe, mine = (0, bit) if is_mine else (bit, 0)
         return Deduction(
             self.view,
             "mine-total",
@@ -389,11 +387,33 @@ class Ladder:
             True,
             safe,
             mine,
-            cases,
+            proof,
             minimal,
             fewest,
             tuple(kept),
         )
+
+    def _after_single_numbers(
+        self, kept: list[Clue], target: int, is_mine: bool, targets: int
+    ) -> LinearProof | None:
+        """Return a combination of ``kept`` and the mine total proving ``target`` once the
+        mines single numbers prove are taken as flagged (the proof's ``given`` steps), or
+        ``None`` when there is none.
+
+        For a player who flags nothing: the total counts the mines single numbers prove, which
+        cases reach only by splitting on cell after cell (too many to show), and a combination
+        of the premises as they stand is a sum of every number around those mines."""
+        given = one_clue_steps(kept)
+        _, mines = settled_cells(given)
+        flagged = [
+            Clue(c.cell, c.mask & ~mines, c.mines - (c.mask & mines).bit_count())
+            for c in kept
+            if c.mask & ~mines
+        ]
+        total = Clue(MINE_TOTAL, self.unknown & ~mines, self.left - mines.bit_count())
+        # Every cell the clues force may stand in the equation, as at level 3.
+        proof = _simplest([*flagged, total], target, is_mine, (targets | self._with_total) & ~mines)
+        return None if proof is None else replace(proof, given=given)
 
     # --- choosing ------------------------------------------------------------------------------
 

@@ -32,6 +32,7 @@ from mineproof.analysis.constraints import Clue, Component, boxes_of
 from mineproof.analysis.counting import COUNT_WORK, CountTooLarge, own_budget
 from mineproof.board import iter_bits
 from mineproof.errors import TooComplexError
+from mineproof.logic.cases import Event
 
 __all__ = [
     "ENTRY_STEPS",
@@ -91,11 +92,16 @@ class LinearProof:
     with a nonzero coefficient, in cell order). ``total`` is the largest value the left side can
     take, so every cell with a positive coefficient is a mine and every cell with a negative one
     is safe.
+
+    ``given`` are one-clue steps made first (single numbers proving mines, one after another):
+    the mines they prove are then taken as flagged, so each premise counts only its other
+    cells and the mines it still needs, and the mine total the mines left beside them.
     """
 
     combination: tuple[tuple[int, Fraction], ...]
     coefficients: tuple[tuple[int, Fraction], ...]
     total: Fraction
+    given: tuple[Event, ...] = ()
 
     @property
     def mine(self) -> int:
