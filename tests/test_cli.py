@@ -343,6 +343,7 @@ def test_hint_json_fields(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert data["minimal"] is True and data["fewest"] is True
     # The 3 at B2 less the 1 at B1 and the 1 at A2 leaves C3 = 1.
     assert data["proof"] == {
+        "given": [],
         "combination": [
             {"premise": [1, 0], "multiplier": "-1"},
             {"premise": [0, 1], "multiplier": "-1"},

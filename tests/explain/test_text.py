@@ -424,7 +424,7 @@ def test_a_play_hint_has_no_cell_to_lead_to_once_every_safe_cell_is_open() -> No
     assert [d.mine_cells for d in hint(won).steps] == [[(2, 0)]]
 
 
-# An intermediate game of a player who flags nothing: the mine total proves O1 safe, by cases.
+# An intermediate game of a player who flags nothing: the mine total proves O1 safe.
 _UNFLAGGED = """16x16x40
 0001122H3H2001HH
 0012H2H23H3122HH
@@ -446,29 +446,77 @@ H2100112H1012H32
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_a_case_proof_tells_what_holds_whatever_the_case_first(lang: str) -> None:
-    # The proof narrated 38 mines that single numbers prove as "Then ..." inside the case it
-    # split on (29 sentences): they come first now, once, and the cases are short.
+def test_the_mine_total_counts_once_the_mines_single_numbers_prove_are_flagged(lang: str) -> None:
+    # The proof narrated 38 mines that single numbers prove as "Then ..." inside the cases it
+    # split on (30 sentences); then they came first, and the cases split on O2 (12 sentences).
+    # With those mines flagged the count is one number's: 6 sentences.
     found = hint(Position.parse(_UNFLAGGED), lang, open=True)
+    (step,) = found.steps
+    assert step.level == 5 and isinstance(step.proof, LinearProof)
+    safe, mine = settled_cells(step.proof.given)
+    assert mine.bit_count() == 38 and not safe
+    text = found.texts[0]
+    assert all(step.board.name(i) in text for i in range(step.board.size) if mine >> i & 1)
+    if lang == "en":
+        assert "cells as mines prove that these 38 cells are mines: H1, J1, E2" in text
+        assert text.endswith(
+            "With them flagged, 2 mines are left. The 3 at O3 (less its 1 flagged mine) needs 2 "
+            "mines in its covered cells. That is every mine left, so the other covered cells "
+            "have none. So O1 and P1 are safe."
+        )
+        assert len(re.split(r"(?<=\.)\s+", text)) == 6
+
+
+# An intermediate game of a player who flags nothing, where the mine total proves P15 safe by
+# a case with no split.
+_UNFLAGGED_CASE = """16x16x40
+2H102H311001H100
+H2103H4H11121100
+11002H3111H11110
+0000111002343H10
+1111100001HHH210
+H12H200001232100
+112H311011101110
+00112H101H101H10
+0001221011101221
+0112H221100001H1
+01H22H4H20001221
+121123HH21123H20
+H2212H4321H2HH30
+2H2H212H11124H41
+1121113321112HHH
+000001HH11H112HH
+"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_case_proof_tells_what_holds_whatever_the_case_first(lang: str) -> None:
+    found = hint(Position.parse(_UNFLAGGED_CASE), lang, open=True)
     (step,) = found.steps
     assert step.level == 5 and isinstance(step.proof, CaseProof)
     safe, mine = step.proof.given_cells
-    assert mine.bit_count() == 38 and not safe
+    assert mine.bit_count() == 36 and not safe
     # No case settles a cell told before.
-    events = list(step.proof.refuted.chain)
-    for branch in step.proof.refuted.split or ():
-        events += branch.chain
-    assert all(not (e.safe | e.mine) & mine for e in events)
+    assert not step.proof.refuted.split
+    assert all(not (e.safe | e.mine) & mine for e in step.proof.refuted.chain)
     text = found.texts[0]
     names = [step.board.name(i) for i in range(step.board.size) if mine >> i & 1]
     assert all(name in text for name in names)
     if lang == "en":
-        assert "that these 38 cells are mines: H1, J1, E2" in text
-        # The case's count is said: 38, O1 and O2 are the 40 mines left.
-        assert "Then every mine left (40) is placed, so P2 and P4 are safe." in text
+        # Each of those numbers has just as many covered cells as mines: no order to look for.
+        assert (
+            "Whatever the case, numbers with just as many covered cells as mines prove that these "
+            "36 cells are mines: B1, F1, M1" in text
+        )
         sentences = re.split(r"(?<=\.)\s+", text)
-        assert len(sentences) <= 12, sentences
-        assert sentences[-2] == "Whether O2 is a mine or safe, a number or the mine total fails."
+        assert sentences[2:] == [
+            "Suppose P15 is a mine.",
+            "Then the 1 at P14 has all its mines, so O15 is safe.",
+            "Then the 2 at N16 needs N15 and O16 to be mines.",
+            "Then the 4 at O14 needs N13 and N14 to be mines.",
+            "Then there would be more mines than are left.",
+            "So P15 is safe.",
+        ]
 
 
 # A level-5 position of a generated intermediate board, none of its mines flagged: its play
@@ -505,9 +553,7 @@ def test_a_mine_total_count_first_flags_what_single_numbers_prove(lang: str) -> 
     assert "{" not in text and "}" not in text
     assert all(step.board.name(i) in text for i in range(step.board.size) if mine >> i & 1)
     if lang == "en":
-        assert (
-            "Single numbers prove one after another that these 32 cells are mines: D1, D2" in text
-        )
+        assert "cells as mines prove that these 32 cells are mines: D1, D2" in text
         assert (
             "With them flagged, 8 mines are left. The 4 at C2 (less its 2 flagged mines) needs "
             "2 mines" in text
@@ -518,3 +564,20 @@ def test_a_mine_total_count_first_flags_what_single_numbers_prove(lang: str) -> 
         )
     else:
         assert text != hint(Position.parse(_UNFLAGGED_TOTAL), "en", open=True).texts[0]
+
+
+def test_mines_one_number_proves_are_said_with_that_number() -> None:
+    # The 4 at B8 proves all four mines: "numbers ... prove" would send a reader looking for
+    # others.
+    text = hint(
+        Position.parse(
+            "9x9x10\nHHHHHHHHH\nHHHHHH2HH\nH212H3H21\n110112110\n000000000\n121100000\n"
+            "H2H100000\n242200000\nH2H100000\n"
+        ),
+        open=True,
+    ).texts[0]
+    assert text.startswith(
+        "Exactly 10 mines are left on the board. The 4 at B8 needs 4 mines and has just 4 covered "
+        "cells. So A7, C7, A9 and C9 are mines. With them flagged, 6 mines are left. Add up the "
+        "2 at B3, the 3 at F3 and the 2 at H3"
+    )

@@ -189,6 +189,7 @@ def test_three_between_two_ones_is_the_relaxation_not_a_case_analysis() -> None:
     assert isinstance(d.proof, LinearProof)
     # 3 at B2 minus the 1 at B1 minus the 1 at A2 leaves C3 = 1.
     assert d.to_json()["proof"] == {
+        "given": [],
         "combination": [
             {"premise": [1, 0], "multiplier": "-1"},
             {"premise": [0, 1], "multiplier": "-1"},

@@ -21,7 +21,7 @@ from mineproof.board import Board, cell_name, iter_bits
 from mineproof.errors import MineproofError
 from mineproof.logic import Deduction
 from mineproof.logic.cases import Branch, CaseProof, Event, settled_cells
-from mineproof.logic.linear import MINE_TOTAL, LinearProof
+from mineproof.logic.linear import MINE_TOTAL, LinearProof, disjoint, shares_of_total
 from mineproof.logic.patterns import pattern_of
 from mineproof.position import FLAG, Position
 from mineproof.render.text import percents
@@ -380,6 +380,17 @@ def _single_clue(t: gettext.NullTranslations, d: Deduction, names: _Names) -> li
             ).format(clue=plain, n=flags),
             *conclusions,
         ]
+    return [_just_enough(t, position, cell), *conclusions]
+
+
+def _just_enough(t: gettext.NullTranslations, position: Position, cell: int) -> str:
+    """Return "the 2 at C4 needs 2 mines and has just 2 covered cells." (with "still" and
+    "left" when it touches flags)."""
+    number = position.cells[cell]
+    plain = t.gettext("the {number} at {cell}").format(
+        number=number, cell=position.board.name(cell)
+    )
+    flags = _flags_near(position, cell)
     k = number - flags
     if flags:
         text = t.ngettext(
@@ -393,7 +404,7 @@ def _single_clue(t: gettext.NullTranslations, d: Deduction, names: _Names) -> li
             "{clue} needs {k} mines and has just {k} covered cells.",
             k,
         )
-    return [text.format(clue=plain, k=k), *conclusions]
+    return text.format(clue=plain, k=k)
 
 
 def _all_found(t: gettext.NullTranslations, d: Deduction, names: _Names) -> list[str]:
@@ -496,15 +507,6 @@ def _union(clues: list[Clue]) -> int:
     return out
 
 
-def _disjoint(clues: list[Clue]) -> bool:
-    seen = 0
-    for c in clues:
-        if seen & c.mask:
-            return False
-        seen |= c.mask
-    return True
-
-
 def _combination(t: gettext.NullTranslations, d: Deduction, names: _Names) -> list[str]:
     proof = d.proof
     if not isinstance(proof, LinearProof):
@@ -512,7 +514,7 @@ def _combination(t: gettext.NullTranslations, d: Deduction, names: _Names) -> li
     clues = _premise_clues(d)
     plus = [clues[c] for c, k in proof.combination if k == 1]
     minus = [clues[c] for c, k in proof.combination if k == -1]
-    if len(plus) + len(minus) == len(proof.combination) and _disjoint(plus) and _disjoint(minus):
+    if len(plus) + len(minus) == len(proof.combination) and disjoint(plus) and disjoint(minus):
         return _needs_and_allows(t, d, plus, minus, proof, names)
     return _added_up(t, d, proof, names)
 
@@ -740,7 +742,7 @@ def _flagged_first(t: gettext.NullTranslations, d: Deduction, proof: LinearProof
     """Return a combination with the mine total made once the mines of its ``given`` steps are
     flagged: those mines first, then the argument on the board with them flagged."""
     _, mines = settled_cells(proof.given)
-    out = _given(t, d.board, proof.given, False)
+    out = _given(t, d, proof.given, False)
     rest = d.mines_left - mines.bit_count()
     text = (
         t.ngettext(
@@ -772,14 +774,11 @@ def _total_combination(
 ) -> list[str]:
     """Return a combination with the mine total: each number's share of the mines left when it
     is that simple, else the equations added up."""
-    left = d.mines_left
-    clues = _premise_clues(d)
-    total = dict(proof.combination).get(MINE_TOTAL, Fraction(0))
-    shares = [clues[c] for c, k in proof.combination if c != MINE_TOTAL and k == -total]
-    simple = abs(total) == 1 and len(shares) == len(proof.combination) - 1 and _disjoint(shares)
-    if not simple:
+    shares = shares_of_total(proof, _premise_clues(d))
+    if shares is None:
         return _added_up(t, d, proof, names)
-    return _shares(t, d, shares, left, total < 0, names)
+    all_taken = dict(proof.combination)[MINE_TOTAL] < 0
+    return _shares(t, d, shares, d.mines_left, all_taken, names)
 
 
 def _shares(
@@ -836,19 +835,50 @@ def _case_analysis(t: gettext.NullTranslations, d: Deduction, names: _Names) -> 
 
 def _cases(t: gettext.NullTranslations, d: Deduction, proof: CaseProof, names: _Names) -> list[str]:
     left = d.mines_left
-    out = _given(t, d.board, proof.given, True) + _branch(t, names, proof.refuted, True, left)
+    out = _given(t, d, proof.given, True) + _branch(t, names, proof.refuted, True, left)
     return out + _conclusions(t, d.board, d.safe, d.mine)
 
 
 def _given(
-    t: gettext.NullTranslations, board: Board, given: tuple[Event, ...], cases: bool
+    t: gettext.NullTranslations, d: Deduction, given: tuple[Event, ...], cases: bool
 ) -> list[str]:
     """Return what single numbers settle before the argument: told before the first
     supposition (``cases``: a teacher sets apart what holds anyway; told in each case, it hid
     the cases), or before a combination made with those mines flagged."""
+    board = d.board
     safe, mine = settled_cells(given)
+    clues = _premise_clues(d)
+    # Numbers each with just as many covered cells as mines, needing no step before them: not
+    # "one after another", which sent a reader looking for an order.
+    direct = (
+        bool(mine)
+        and not safe
+        and all(
+            e.premise in clues and clues[e.premise].mines == clues[e.premise].mask.bit_count()
+            for e in given
+        )
+    )
+    if direct and len(given) == 1:
+        (event,) = given
+        return [
+            _just_enough(t, d.position, event.premise),
+            *_conclusions(t, board, 0, mine),
+        ]
     out = []
-    if mine:
+    if direct:
+        text = (
+            t.gettext(
+                "Whatever the case, numbers with just as many covered cells as mines prove that "
+                "these {n} cells are mines: {cells}."
+            )
+            if cases
+            else t.gettext(
+                "Numbers with just as many covered cells as mines prove that these {n} cells are "
+                "mines: {cells}."
+            )
+        )
+        out.append(text.format(cells=_cells(t, board, mine), n=_grouped(t, mine.bit_count())))
+    elif mine:
         # Two messages, not plural forms: the count is told apart from the cells, so that no
         # language has to agree a noun with it (Russian would with 21 cells).
         n = mine.bit_count()

@@ -31,7 +31,7 @@ from mineproof.errors import TooComplexError
 from mineproof.logic import levels
 from mineproof.logic.cases import CaseProof, case_proof, one_clue_steps, settled_cells
 from mineproof.logic.deduction import Deduction
-from mineproof.logic.linear import MINE_TOTAL, LinearProof, Relaxation, relaxed
+from mineproof.logic.linear import MINE_TOTAL, LinearProof, Relaxation, relaxed, shares_of_total
 from mineproof.logic.premises import Work, counting_cost, fewest_premises
 from mineproof.position import COVERED, FLAG, Position
 
@@ -373,9 +373,7 @@ class Ladder:
         with_total = [*kept, Clue(MINE_TOTAL, unknown, left)]
         proof: LinearProof | CaseProof | None = _simplest(with_total, target, is_mine, targets)
         if proof is None:
-            proof = case_proof(with_total, target, is_mine)
-        if proof is None:
-            proof = self._after_single_numbers(kept, target, is_mine, targets)
+            proof = self._count_or_cases(kept, target, is_mine, targets)
         if isinstance(proof, LinearProof):
             safe, mine = proof.safe, proof.mine
         else:
@@ -393,27 +391,38 @@ class Ladder:
             tuple(kept),
         )
 
-    def _after_single_numbers(
+    def _count_or_cases(
         self, kept: list[Clue], target: int, is_mine: bool, targets: int
-    ) -> LinearProof | None:
-        """Return a combination of ``kept`` and the mine total proving ``target`` once the
-        mines single numbers prove are taken as flagged (the proof's ``given`` steps), or
-        ``None`` when there is none.
+    ) -> LinearProof | CaseProof | None:
+        """Return the proof of ``target`` by the mine total that a person follows best, when
+        ``kept`` and the total make no combination of the targets alone (a play hint for a
+        player who flags nothing, as a rule): ``None`` when neither way is found.
 
-        For a player who flags nothing: the total counts the mines single numbers prove, which
-        cases reach only by splitting on cell after cell (too many to show), and a combination
-        of the premises as they stand is a sum of every number around those mines."""
+        The total then counts mines that single numbers prove. Cases reach them only by
+        splitting on cell after cell (three suppositions deep, or too many to show); a count
+        made once they are flagged (the combination's ``given`` steps) says it at once: taken
+        when it is each number's share of the mines left, else when the cases need a split,
+        else when there are no cases to show."""
         given = one_clue_steps(kept)
         _, mines = settled_cells(given)
-        flagged = [
-            Clue(c.cell, c.mask & ~mines, c.mines - (c.mask & mines).bit_count())
+        flagged = {
+            c.cell: Clue(c.cell, c.mask & ~mines, c.mines - (c.mask & mines).bit_count())
             for c in kept
             if c.mask & ~mines
-        ]
+        }
         total = Clue(MINE_TOTAL, self.unknown & ~mines, self.left - mines.bit_count())
         # Every cell the clues force may stand in the equation, as at level 3.
-        proof = _simplest([*flagged, total], target, is_mine, (targets | self._with_total) & ~mines)
-        return None if proof is None else replace(proof, given=given)
+        count = _simplest(
+            [*flagged.values(), total], target, is_mine, (targets | self._with_total) & ~mines
+        )
+        if count is not None:
+            count = replace(count, given=given)
+            if given and shares_of_total(count, flagged) is not None:
+                return count
+        cases = case_proof([*kept, Clue(MINE_TOTAL, self.unknown, self.left)], target, is_mine)
+        if cases is not None and (cases.refuted.split is None or count is None or not given):
+            return cases
+        return count
 
     # --- choosing ------------------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd, lcm
@@ -42,9 +42,11 @@ __all__ = [
     "Relaxation",
     "RelaxationTooLarge",
     "clear_relaxations",
+    "disjoint",
     "linear_proof",
     "lp_forced",
     "relaxed",
+    "shares_of_total",
 ]
 
 MINE_TOTAL = -1
@@ -112,6 +114,28 @@ class LinearProof:
     def safe(self) -> int:
         """Return the cells the equation proves safe (negative coefficients)."""
         return _mask(i for i, c in self.coefficients if c < 0)
+
+
+def disjoint(clues: Sequence[Clue]) -> bool:
+    """Return whether no two of ``clues`` have a covered cell in common."""
+    seen = 0
+    for c in clues:
+        if seen & c.mask:
+            return False
+        seen |= c.mask
+    return True
+
+
+def shares_of_total(proof: LinearProof, clues: Mapping[int, Clue]) -> list[Clue] | None:
+    """Return the numbers whose shares of the mines left ``proof`` adds up (each with no
+    covered cell in common with the others: their mines are all the mines left, or all but
+    one for each other covered cell), or ``None`` when it is not that simple count. ``clues``
+    are the premises by cell."""
+    total = dict(proof.combination).get(MINE_TOTAL, _ZERO)
+    shares = [clues[c] for c, k in proof.combination if c != MINE_TOTAL and k == -total]
+    if abs(total) == 1 and len(shares) == len(proof.combination) - 1 and disjoint(shares):
+        return shares
+    return None
 
 
 def _mask(cells: object) -> int:
