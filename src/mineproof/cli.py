@@ -887,23 +887,18 @@ def _web_game(game_id: str, data: Path | None) -> RecordedGame:
     """Return the web app's game ``game_id`` from its data folder. Raises ``NotFoundError``
     when there is no such game (or no data folder), ``ArgumentError`` when the folder is in
     use by a running server or cannot be read."""
-    from mineproof.web import Store, default_data_dir
+    from mineproof.web import default_data_dir
     from mineproof.web.games import stored_game
-    from mineproof.web.store import StoreInUse
+    from mineproof.web.store import read_game
 
     folder = data or default_data_dir()
     if not (folder / "mineproof.sqlite3").is_file():
         raise NotFoundError(f"{game_id}: no such file, and no web app data in {folder}")
     try:
-        store = Store(folder)
-    except StoreInUse as exc:
-        raise ArgumentError(f"{folder}: {exc}") from None
+        # Read only: the web app may be running on the folder (a game just played).
+        row = read_game(folder, game_id)
     except (OSError, sqlite3.Error) as exc:
         raise ArgumentError(f"{folder}: cannot read the web app's games: {exc}") from None
-    try:
-        row = store.load(game_id)
-    finally:
-        store.close()
     if row is None:
         raise NotFoundError(f"{game_id}: no such file, nor a game of the web app in {folder}")
     if row.layout is None:

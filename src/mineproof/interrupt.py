@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Any
 
-__all__ = ["cancel_later", "deferred_interrupt", "prompt_interrupt", "raise_later"]
+__all__ = ["armed", "cancel_later", "deferred_interrupt", "prompt_interrupt", "raise_later"]
 
 _Trace = Callable[[FrameType, str, Any], Any]
 
@@ -63,6 +63,11 @@ def raise_later(exc: type[BaseException], frame: FrameType | None) -> bool:
         frame.f_trace_lines = True
         frame = frame.f_back
     return True
+
+
+def armed(exc: type[BaseException]) -> bool:
+    """Return whether :func:`raise_later` arranged ``exc`` and it has not been raised yet."""
+    return exc in _armed
 
 
 def cancel_later() -> None:

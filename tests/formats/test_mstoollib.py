@@ -52,8 +52,9 @@ def test_format_grid_example() -> None:
 
 
 def test_missing_mine_total() -> None:
-    with pytest.raises(FormatError, match=r"--mines N"):
+    with pytest.raises(ArgumentError, match=r"--mines N") as raised:
         parse_grid("[[10]]", None)
+    assert raised.value.name == "mines"
 
 
 def test_invalid_json_names_line_and_column() -> None:

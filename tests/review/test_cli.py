@@ -108,10 +108,12 @@ def test_a_game_of_the_web_app_by_id(capsys: pytest.CaptureFixture[str], tmp_pat
     store.create(row)
     for seq, (action, name) in enumerate(MOVES):
         store.append(row, seq, [(action, *xy(name))], None)
-    store.close()
+    # The store still open, as a running web app holds it: the game is read beside it (it was
+    # refused: "another mineproof play is using this data folder").
     status, out, _ = run(capsys, row.id, "--data", str(tmp_path), "--json")
     assert status == 0
     assert json.loads(out)["summary"]["fatal_click"] == 9
+    store.close()
     status, _, err = run(capsys, "NoSuchGame-0123456789", "--data", str(tmp_path))
     assert status == 1 and "no such file, nor a game of the web app" in err
     status, _, err = run(capsys, "NoSuchGame-0123456789", "--data", str(tmp_path / "none"))

@@ -1159,6 +1159,24 @@ def test_a_mine_total_over_the_covered_cells_names_the_totals_allowed(client: Cl
         assert (data["kind"], data["name"], data["allowed"]) == ("argument", "mines", [0, 1])
 
 
+@pytest.mark.parametrize(
+    ("path", "fields", "name", "words"),
+    [
+        # Each was a format error, or named no field, or spoke of the command line only.
+        ("/api/analyze", {"text": "3x1x1\n1H1", "mines": -5}, "mines", "-5 is negative"),
+        ("/api/analyze", {"text": "[[1, 10, 1]]"}, "mines", "mines in a request"),
+        ("/api/analyze", {"text": "3x1x1\n1H1", "lang": "xx"}, "lang", "'xx'"),
+        ("/api/games", {"level": "huge"}, "level", "'huge'"),
+    ],
+)
+def test_a_field_out_of_range_is_named(
+    client: Client, path: str, fields: JSON, name: str, words: str
+) -> None:
+    reply = client.post(path, fields)
+    assert words in reply.error(400)
+    assert (reply.json()["kind"], reply.json()["name"]) == ("argument", name)
+
+
 @pytest.mark.parametrize("text", ["[" * 100_000, "[[1" + "0" * 5000 + "]]"], ids=["deep", "huge"])
 def test_grid_the_decoder_refuses_is_a_400(client: Client, text: str) -> None:
     client.post("/api/analyze", {"text": text, "mines": 1}).error(400)

@@ -14,20 +14,25 @@ from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
 import os
+import signal
 import socket
 import sqlite3
 import statistics
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from mineproof.errors import InconsistentPositionError, TooComplexError
+from mineproof.web import pool as pool_module
 from mineproof.web.pool import Pool, WorkerError
 from mineproof.web.server import Limits
 from mineproof.web.work import Job, analyze_text, first_layout
@@ -371,6 +376,46 @@ def test_pool_cpu_limit_ends_a_job_in_too_complex() -> None:
         assert await pool.run(Job(sum, ((1, 2),))) == 3  # a fresh worker took its place
 
     _with_pool(Pool(1, cpu_seconds=0.5), body)
+
+
+# A 100x100 lattice: a 2 on every fourth cell of every fourth row, 2,000 mines. Its hint
+# weighs guesses in compiled calls of seconds, where an exception raised by the CPU limit's
+# signal aborted the worker ("fatal: out of memory"): an internal error, 5 times in 7.
+_LATTICE = "100x100x2000\n" + "".join(
+    "".join("2" if x % 4 == 1 and y % 4 == 1 else "H" for x in range(100)) + "\n"
+    for y in range(100)
+)
+
+
+def test_pool_cpu_limit_ends_a_job_in_compiled_code_in_too_complex() -> None:
+    async def body(pool: Pool) -> None:
+        for _ in range(2):
+            with pytest.raises(TooComplexError, match=r"0\.5 s of CPU"):
+                await pool.run(Job(analyze_text, (_LATTICE, None, False, "en", 100)))
+        assert pool.counts["spent"] == 2 and pool.counts["crashed"] == 0
+
+    _with_pool(Pool(1, cpu_seconds=0.5), body)
+
+
+def _limit_twice(conn: Connection) -> None:
+    """In a worker: the CPU limit's signal comes, then again while the job has not reached a
+    line of interpreted Python."""
+    pool_module._reply = conn
+    pool_module._spent(signal.SIGPROF, None)  # arranged for the job's next line
+    pool_module._spent(signal.SIGPROF, None)  # a second later: answered for, and the end
+    conn.send(("ok", "still running"))
+
+
+@pytest.mark.skipif(sys.gettrace() is not None, reason="a tracer (coverage) takes the signal")
+def test_a_job_past_its_cpu_limit_in_one_compiled_call_is_answered_for() -> None:
+    context = multiprocessing.get_context("fork")  # the test module need not be importable
+    parent, child = context.Pipe()
+    process = context.Process(target=_limit_twice, args=(child,))
+    process.start()
+    child.close()
+    assert parent.poll(60) and parent.recv() == ("spent", None)
+    process.join(60)
+    assert process.exitcode == 0
 
 
 def test_pool_replaces_a_worker_that_dies_or_is_cancelled() -> None:

@@ -10,7 +10,7 @@ import json
 
 from mineproof.board import Board
 from mineproof.english import counted
-from mineproof.errors import FormatError
+from mineproof.errors import ArgumentError, FormatError
 from mineproof.formats.json_text import read_json
 from mineproof.position import COVERED, FLAG, Position
 
@@ -29,10 +29,11 @@ _SHAPE = "a JSON list of rows, each a list of ints"
 def parse_grid(text: str, mines: int | None) -> Position:
     """Return the position of an ms-toollib grid given as JSON text, with ``mines`` mines.
 
-    Raises ``FormatError`` when ``mines`` is ``None`` (the grid has no mine total), when the text
-    is not JSON (see :func:`~mineproof.formats.read_json`: with the line and column, in plain
-    English), not a non-empty list of equally long lists, or holds a value other than 0-8, 10
-    or 11 (the message names the row and column, 1-based, and the cell ``(x, y)``, 0-based).
+    Raises ``ArgumentError`` (``name`` ``mines``) when ``mines`` is ``None`` (the grid has no
+    mine total); ``FormatError`` when the text is not JSON (see
+    :func:`~mineproof.formats.read_json`: with the line and column, in plain English), not a
+    non-empty list of equally long lists, or holds a value other than 0-8, 10 or 11 (the
+    message names the row and column, 1-based, and the cell ``(x, y)``, 0-based).
     ``Position`` raises ``FormatError`` for a negative mine total, ``ArgumentError`` for one
     larger than the number of covered cells. A number larger than the cell's neighbours is read
     (the analysis then names it, ``InconsistentPositionError``).
@@ -41,8 +42,10 @@ def parse_grid(text: str, mines: int | None) -> Position:
     '3x1x1\\n1H1'
     """
     if mines is None:
-        raise FormatError(
-            "an ms-toollib grid has no mine total: give the mine total with --mines N"
+        raise ArgumentError(
+            "an ms-toollib grid has no mine total: give it (--mines N on the command line, "
+            "mines in a request)",
+            name="mines",
         )
     grid = read_json(text, "invalid JSON", f"an ms-toollib grid, {_SHAPE}")
     if not isinstance(grid, list) or not all(isinstance(row, list) for row in grid):

@@ -18,7 +18,9 @@ class GuessConfig:
 
     ``cut_off``: candidates must have at least this share of the best chance to be safe;
     ``candidates``: at most this many cells some clue sees; ``off_edge_all``: weigh every cell no
-    clue sees when there are at most this many; ``endgame_arrangements``: the exact search of
+    clue sees when there are at most this many; ``off_edge_most``: weigh at most this many of
+    them (a board of many numbers each beside cells no clue sees, a lattice, had thousands;
+    an expert game has at most about 30); ``endgame_arrangements``: the exact search of
     the end game runs from this many arrangements down; ``endgame_budget``: the splits of a set
     of arrangements that search may make; ``pseudo``: take a pseudo 50/50 (a cell that is
     safe or the mine of a 50/50 no number can decide) before weighing other guesses (see
@@ -39,6 +41,7 @@ class GuessConfig:
     cut_off: float = 0.9
     candidates: int = 12
     off_edge_all: int = 30
+    off_edge_most: int = 60
     endgame_arrangements: int = 1000
     endgame_budget: int = 100_000
     pseudo: bool = True

@@ -677,7 +677,8 @@ def _candidates(analysis: Analysis, look: Lookahead, config: GuessConfig = DEFAU
     Cells some clue sees, whose chance to be safe is within ``config.cut_off`` of the best; and when
     the cells no clue sees are about as safe, a few of those (they all share one probability):
     all of them when few, otherwise those two cells straight away from a number (their reveal
-    may link up with it) and those with few covered neighbours (corners: likely zeros).
+    may link up with it) and those with few covered neighbours (corners: likely zeros), the
+    first ``config.off_edge_most`` of them in reading order.
     """
     position = analysis.position
     counts = analysis.mine_counts
@@ -698,7 +699,7 @@ def _candidates(analysis: Analysis, look: Lookahead, config: GuessConfig = DEFAU
     if off:
         off_safety = 1 - counts[(off & -off).bit_length() - 1] / total
         if off_safety >= best_safety * config.cut_off:
-            cells += _off_edge(position, off, flags, config.off_edge_all)
+            cells += _off_edge(position, off, flags, config.off_edge_all)[: config.off_edge_most]
     cells.sort(key=lambda i: (counts[i], i))
     return cells
 

@@ -204,7 +204,9 @@ def check_size(level: str, width: int, height: int, mines: int) -> tuple[int, in
     if level in LEVELS:
         return LEVELS[level]
     if level != "custom":
-        raise ArgumentError(f"unknown level {level!r} (expected {', '.join(LEVELS)} or custom)")
+        raise ArgumentError(
+            f"unknown level {level!r} (expected {', '.join(LEVELS)} or custom)", name="level"
+        )
     for name, side in (("width", width), ("height", height)):
         if not MIN_SIDE <= side <= MAX_SIDE:
             raise ArgumentError(

@@ -12,7 +12,9 @@ The server's event loop never computes: it hands each :class:`~mineproof.web.wor
 - A job whose caller is cancelled (the client left) is dropped from the queue, or, when it
   runs, its worker is killed and replaced: the work stops.
 - Each job may use ``cpu_seconds`` of CPU time (``setitimer(ITIMER_PROF)`` in the worker, where
-  the system has it): past that it ends in ``TooComplexError``. Each worker may use
+  the system has it): past that it ends in ``TooComplexError`` (at the next line of interpreted
+  Python; a job still in one compiled call a second later has its worker answer for it and
+  end, as an exception raised there would abort the process). Each worker may use
   ``memory_mb`` of address space (Linux): past that a job ends in ``TooComplexError``. A worker
   is replaced after either, after a crash, and after ``recycle_after`` jobs.
 """
@@ -37,7 +39,7 @@ from typing import Any, TypeVar
 
 from mineproof.english import counted
 from mineproof.errors import MineproofError, TooComplexError
-from mineproof.interrupt import cancel_later, raise_later
+from mineproof.interrupt import armed, cancel_later, raise_later
 from mineproof.web.work import Job
 
 __all__ = ["Pool", "PoolFull", "WorkerError", "default_workers"]
@@ -73,15 +75,26 @@ class _CpuSpent(BaseException):
 
 
 _SPENT_AGAIN = 1.0
-"""The CPU seconds after a job's limit when, still in compiled code, it is stopped at once."""
+"""The CPU seconds after a job's limit when, still in compiled code, it is ended at once."""
+
+
+_reply: Connection | None = None
+"""The worker's end of its pipe, for :func:`_spent` to answer on when it ends the process."""
 
 
 def _spent(signum: int, frame: FrameType | None) -> None:
     # At the next line of interpreted Python: raised inside compiled code's arithmetic, it
     # would abort the worker (see mineproof.interrupt). The timer fires again after
-    # _SPENT_AGAIN seconds, and then it is raised at once.
-    if not raise_later(_CpuSpent, frame):
-        raise _CpuSpent
+    # _SPENT_AGAIN seconds: still armed, the job is still in one compiled call, where a raise
+    # aborted the worker ("fatal: out of memory", an internal error for the request). The
+    # worker answers for the job then, and ends (the pool retires it).
+    if raise_later(_CpuSpent, frame):
+        return
+    if _reply is not None and armed(_CpuSpent):
+        with contextlib.suppress(OSError):
+            _reply.send(("spent", None))
+        os._exit(0)
+    raise _CpuSpent
 
 
 @contextlib.contextmanager
@@ -106,7 +119,9 @@ def _serve(conn: Connection, cpu_seconds: float, memory_mb: int) -> None:
     Kinds: ``ok`` (the value), ``error`` (a :class:`MineproofError`, which pickles as itself),
     ``spent`` (the CPU time ran out), ``memory``, ``bug`` (a traceback).
     """
+    global _reply
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is for the server, which stops us
+    _reply = conn
     if memory_mb and sys.platform == "linux":
         import resource
 

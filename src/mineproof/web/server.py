@@ -380,7 +380,8 @@ class App:
         except MineproofError as exc:  # the status comes from the one table of errors
             return _json(http_status(exc), exc.to_json())
         except WorkerError as exc:  # a bug in a worker: its traceback, then answer
-            sys.stderr.write(f"mineproof: a worker failed:\n{exc}")
+            # A traceback ends in a newline, a dead worker's message does not.
+            sys.stderr.write(f"mineproof: a worker failed:\n{str(exc).rstrip()}\n")
             return _error(500, "internal error: WorkerError", "internal")
         except Exception as exc:  # a bug: answer, log, keep serving
             traceback.print_exc(file=sys.stderr)
@@ -555,6 +556,9 @@ class App:
         mines = data.get("mines")
         if mines is not None and (isinstance(mines, bool) or not isinstance(mines, int)):
             raise _BadRequest(400, "field 'mines' must be an integer")
+        if mines is not None and mines < 0:
+            # A field out of range, as a total above the covered cells is (not a format).
+            raise ArgumentError(f"the mine total {mines} is negative", name="mines")
         lang = _field(data, "lang", str, "en")
         check_lang(lang)
         trust = _field(data, "trust_flags", bool, False)

@@ -35,6 +35,7 @@ __all__ = [
     "Store",
     "StoreInUse",
     "default_data_dir",
+    "read_game",
     "stats_rows",
 ]
 
@@ -386,39 +387,7 @@ class Store:
     def load(self, game_id: str) -> GameRow | None:
         """Return the stored game ``game_id`` with its moves, or ``None`` when there is none."""
         with self._lock:
-            found = self._db.execute(
-                f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,)
-            ).fetchone()
-            if found is None:
-                return None
-            moves = self._db.execute(
-                "SELECT kind, x, y, time FROM moves WHERE game = ? ORDER BY seq", (game_id,)
-            ).fetchall()
-        (gid, level, width, height, mines, guess_free, seed, layout, state, guesses) = found[:10]
-        created, started, finished, punish, strict, technique, reveal, assists, touched = found[10:]
-        return GameRow(
-            id=gid,
-            level=level,
-            width=width,
-            height=height,
-            mines=mines,
-            guess_free=bool(guess_free),
-            seed=seed,
-            created=created,
-            layout=layout,
-            moves=[(str(k), int(x), int(y)) for k, x, y, _ in moves],
-            state=state,
-            guesses=guesses,
-            started=started,
-            finished=finished,
-            punish=bool(punish),
-            strict=bool(strict),
-            technique=technique,
-            reveal=reveal,
-            assists=assists,
-            touched=touched,
-            times=[t for *_, t in moves],
-        )
+            return _load(self._db, game_id)
 
     def stats(self, now: float) -> list[dict[str, Any]]:
         """Return the statistics at time ``now``: one row per kind of board and help, in the
@@ -561,3 +530,58 @@ def stats_rows(games: list[PlayedGame], now: float, newest: float) -> list[dict[
         )
     )
     return out
+
+
+def _load(db: sqlite3.Connection, game_id: str) -> GameRow | None:
+    """Return the stored game ``game_id`` of ``db`` with its moves, or ``None``."""
+    found = db.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+    if found is None:
+        return None
+    moves = db.execute(
+        "SELECT kind, x, y, time FROM moves WHERE game = ? ORDER BY seq", (game_id,)
+    ).fetchall()
+    (gid, level, width, height, mines, guess_free, seed, layout, state, guesses) = found[:10]
+    created, started, finished, punish, strict, technique, reveal, assists, touched = found[10:]
+    return GameRow(
+        id=gid,
+        level=level,
+        width=width,
+        height=height,
+        mines=mines,
+        guess_free=bool(guess_free),
+        seed=seed,
+        created=created,
+        layout=layout,
+        moves=[(str(k), int(x), int(y)) for k, x, y, _ in moves],
+        state=state,
+        guesses=guesses,
+        started=started,
+        finished=finished,
+        punish=bool(punish),
+        strict=bool(strict),
+        technique=technique,
+        reveal=reveal,
+        assists=assists,
+        touched=touched,
+        times=[t for *_, t in moves],
+    )
+
+
+def read_game(data_dir: Path, game_id: str) -> GameRow | None:
+    """Return the stored game ``game_id`` of ``data_dir`` with its moves, read without taking
+    the folder, so beside a server that is writing it (SQLite lets a reader in); ``None`` when
+    there is none. Nothing is written. Raises ``sqlite3.Error`` when the file cannot be read
+    or holds another schema than this version's."""
+    path = data_dir / "mineproof.sqlite3"
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        db.execute("PRAGMA busy_timeout = 2000")
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version != VERSION:
+            raise sqlite3.DatabaseError(
+                f"the games are of schema {version}, this mineproof reads {VERSION}: open the "
+                "folder with `mineproof play` once"
+            )
+        return _load(db, game_id)
+    finally:
+        db.close()

@@ -102,7 +102,9 @@ class Job(Generic[T]):
 def check_lang(lang: str) -> None:
     """Raise ``ArgumentError`` unless ``lang`` is one of the nine languages."""
     if lang not in LANGUAGES:
-        raise ArgumentError(f"unknown language {lang!r} (expected one of {', '.join(LANGUAGES)})")
+        raise ArgumentError(
+            f"unknown language {lang!r} (expected one of {', '.join(LANGUAGES)})", name="lang"
+        )
 
 
 TECHNIQUES: dict[str, tuple[int, int]] = {
