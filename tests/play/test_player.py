@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from mineproof.analysis import analyze, clear_cache, counting_budget
+from mineproof.analysis import CountTooLarge, analyze, clear_cache, counting_budget
 from mineproof.analysis.constraints import constraints_of
 from mineproof.board import Board, Layout, iter_bits
 from mineproof.cli import main
@@ -320,3 +320,22 @@ def test_unknown_rules_or_strategy_are_named() -> None:
     game.reveal(0, 0)
     with pytest.raises(ArgumentError, match="unknown strategy"):
         play_on(game, "x")  # type: ignore[arg-type]
+
+
+def lattice(side: int) -> Position:
+    """Return a square board with a 2 on every fourth cell of every fourth row, the rest
+    covered (a 17 % density): every number a group of its own."""
+    rows = [
+        "".join("2" if x % 4 == 1 and y % 4 == 1 else "H" for x in range(side)) for y in range(side)
+    ]
+    return Position.parse(f"{side}x{side}x{side * side // 5}\n" + "\n".join(rows))
+
+
+def test_weighing_the_guesses_of_many_separate_numbers_is_bounded() -> None:
+    # Each count combines every group again, which the count cache does not save: uncharged,
+    # a 40x40 lattice's best guess took seconds, a 255x255 one minutes. It is refused now,
+    # and the player opens a safest cell.
+    analysis = analyze(lattice(40), trust_flags=True)
+    with pytest.raises(CountTooLarge, match="independent groups"):
+        best_guess(analysis)
+    assert choose_guess(analysis, "best") == _safest(analysis)

@@ -30,11 +30,19 @@ from dataclasses import dataclass
 
 from mineproof.analysis import Analysis
 from mineproof.analysis.constraints import Constraints, cells_seen
+from mineproof.analysis.counting import current_budget
 from mineproof.bitboard import Bitboard, bitboard, iter_bits
 from mineproof.board import Board
 from mineproof.play.pseudo import count_fixed, deciders
 
-__all__ = ["WEIGHT", "board_influence", "influence", "influence_factor"]
+__all__ = [
+    "COMPONENT_UNITS",
+    "WEIGHT",
+    "board_influence",
+    "charge_groups",
+    "influence",
+    "influence_factor",
+]
 
 WEIGHT = 0.9
 """How much a safe arrangement that a 50/50 weighs on counts, on top of counting as safe."""
@@ -52,13 +60,16 @@ def influence(
     cell: int,
     known_groups: dict[tuple[int, int], int] | None = None,
     extra: int = 0,
+    groups: int = 0,
 ) -> int:
     """Return the arrangements where ``cell`` is part of a 50/50 in waiting (see the module),
     plus ``extra`` (such as :func:`board_influence`'s count of it as an enabler), capped.
 
     ``cons`` are the constraints of ``analysis``'s position with flags trusted. A pair is
     shared by two cells and a block by four: ``known_groups``, kept by the caller for one
-    position, remembers each group's count by its (mined, safe) cells. Raises
+    position, remembers each group's count by its (mined, safe) cells; each count made is
+    charged :data:`COMPONENT_UNITS` for each of the position's ``groups`` of numbers besides
+    its own work. Raises
     :class:`~mineproof.analysis.CountTooLarge` past the counting budget in force.
     """
     board = analysis.position.board
@@ -69,7 +80,7 @@ def influence(
 
     def count(found: tuple[int, int]) -> int:
         """Return the group's count, remembered in ``memo``."""
-        return _group_count(cons, seen, found, memo)
+        return _group_count(cons, seen, found, memo, groups)
 
     x, y = board.xy(cell)
     here = 1 << cell
@@ -104,6 +115,7 @@ def board_influence(
     cons: Constraints,
     known_groups: dict[tuple[int, int], int],
     enablers: dict[int, int] | None = None,
+    groups: int = 0,
 ) -> dict[int, int]:
     """Return the cells the likelier 50/50s in waiting of the whole board weigh on, each with
     the arrangements of those 50/50s (summed over them).
@@ -115,7 +127,8 @@ def board_influence(
     unknown decider (the mines that would close it). ``cons`` are the constraints of
     ``analysis``'s position with flags trusted; ``known_groups`` remembers each group's count
     as :func:`influence` does. With ``enablers`` (a dict), the counts that went to unknown
-    deciders go there too, by cell (JSMinesweeper's ``influenceEnablers``). Raises
+    deciders go there too, by cell (JSMinesweeper's ``influenceEnablers``); each count made is
+    charged as :func:`influence` says, for the position's ``groups`` of numbers. Raises
     :class:`~mineproof.analysis.CountTooLarge` past the counting budget in force.
     """
     board = analysis.position.board
@@ -130,7 +143,7 @@ def board_influence(
         found = cells.waiting(mines, safe, most)
         if found is None:
             return
-        n = _group_count(cons, seen, found, known_groups)
+        n = _group_count(cons, seen, found, known_groups, groups)
         if n * _SCAN_SHARE <= total:
             return
         for c in iter_bits(found[0] | found[1]):
@@ -148,11 +161,33 @@ def board_influence(
     return tally
 
 
+COMPONENT_UNITS = 200
+"""The counting work charged, at each count a guess's weighing makes, for each independent
+group of numbers of the position (about 15 microseconds here): the count cache saves each
+group's count, not their combination, which is made again at every count. Uncharged, a board
+of thousands of separate numbers (a lattice) weighed its guesses for minutes within the budget
+of :func:`~mineproof.play.best_guess`; an expert position has a few dozen groups, and its
+guesses spend at most about 100,000 units in all."""
+
+
+def charge_groups(groups: int, clues: int, cells: int) -> None:
+    """Charge the counting budget in force :data:`COMPONENT_UNITS` for each of ``groups``
+    groups of numbers (``clues`` numbers over ``cells`` covered cells, for the message).
+    Raises :class:`~mineproof.analysis.CountTooLarge` past it."""
+    current_budget().charge(COMPONENT_UNITS * groups, clues, cells, max(groups, 1))
+
+
 def _group_count(
-    cons: Constraints, seen: int, found: tuple[int, int], memo: dict[tuple[int, int], int]
+    cons: Constraints,
+    seen: int,
+    found: tuple[int, int],
+    memo: dict[tuple[int, int], int],
+    groups: int = 0,
 ) -> int:
     """Return the arrangements of ``cons`` with the cells of ``found[0]`` mines and those of
-    ``found[1]`` safe, remembered in ``memo``; ``seen`` holds the cells some clue sees.
+    ``found[1]`` safe, remembered in ``memo``; ``seen`` holds the cells some clue sees. A count
+    made is charged :data:`COMPONENT_UNITS` for each of the position's ``groups`` of numbers
+    first.
 
     When no clue sees any of those cells, the count depends only on how many there are of
     each (the cells no clue sees are alike), so it is remembered under ``(-mines, -safe)``:
@@ -165,6 +200,7 @@ def _group_count(
         key = (-mines.bit_count(), -safe.bit_count())
     n = memo.get(key)
     if n is None:
+        charge_groups(groups, len(cons.clues), cons.unknown.bit_count())
         n = memo[key] = count_fixed(cons, mines, safe)
     return n
 

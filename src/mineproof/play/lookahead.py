@@ -21,12 +21,23 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from mineproof.analysis import Analysis
-from mineproof.analysis.constraints import Clue, Contradiction, constraints_of, new_clue
+from mineproof.analysis.constraints import (
+    Clue,
+    Contradiction,
+    components_of,
+    constraints_of,
+    new_clue,
+)
 from mineproof.analysis.core import Counts, count_constraints
 from mineproof.bitboard import Bitboard, bitboard
 from mineproof.board import iter_bits
 from mineproof.play.config import DEFAULT, GuessConfig
-from mineproof.play.influence import board_influence, influence, influence_factor
+from mineproof.play.influence import (
+    board_influence,
+    charge_groups,
+    influence,
+    influence_factor,
+)
 
 __all__ = ["Lookahead", "Score", "likeliest_first", "next_safety"]
 
@@ -162,6 +173,8 @@ class Lookahead:
         self._use_enablers = config.enablers
         self._bonus = config.progress_bonus
         self._factors: dict[int, float] = {}
+        # Every count made is charged for the position's groups (see COMPONENT_UNITS).
+        self._groups_count = len(components_of(self.constraints.clues))
 
     def risk(self, cell: int) -> int:
         """Return the arrangements where ``cell`` is part of a 50/50 in waiting (see
@@ -169,7 +182,9 @@ class Lookahead:
         cells share are made once. Raises :class:`~mineproof.analysis.CountTooLarge` past the
         counting budget in force."""
         extra = self._board_scan()[1].get(cell, 0) if self._use_enablers else 0
-        return influence(self.analysis, self.constraints, cell, self._groups, extra)
+        return influence(
+            self.analysis, self.constraints, cell, self._groups, extra, self._groups_count
+        )
 
     def board_risk(self) -> dict[int, int]:
         """Return :func:`~mineproof.play.influence.board_influence` of the position (its
@@ -180,7 +195,9 @@ class Lookahead:
         """Return the board's scan and its enablers' counts, made once."""
         if self._scan is None:
             enablers: dict[int, int] = {}
-            risk = board_influence(self.analysis, self.constraints, self._groups, enablers)
+            risk = board_influence(
+                self.analysis, self.constraints, self._groups, enablers, self._groups_count
+            )
             self._scan = risk, enablers
         return self._scan
 
@@ -212,7 +229,10 @@ class Lookahead:
 
         ``counts`` are those of the position with ``cell`` opened on that number; numbers that
         no arrangement allows are left out. The likeliest numbers come first, as estimated by
-        :func:`likeliest_first`, so that a bound on :meth:`score` falls early.
+        :func:`likeliest_first`, so that a bound on :meth:`score` falls early. Each count is
+        charged :data:`~mineproof.play.influence.COMPONENT_UNITS` per group of numbers besides
+        its own work: raises
+        :class:`~mineproof.analysis.CountTooLarge` past the counting budget in force.
         """
         cons = self.constraints
         bit = 1 << cell
@@ -226,6 +246,7 @@ class Lookahead:
         flagged = (near & self.flags).bit_count()
         for mines in likeliest_first(self.analysis, mask):
             extra = [new_clue(Clue, (cell, mask, mines))] if mask else []
+            charge_groups(self._groups_count, len(clues), unknown.bit_count())
             try:
                 counts = count_constraints(unknown, cons.mines, clues + extra)
             except Contradiction:
