@@ -460,7 +460,7 @@ def test_the_mine_total_counts_once_the_mines_single_numbers_prove_are_flagged(l
     if lang == "en":
         assert "cells as mines prove that these 38 cells are mines: H1, J1, E2" in text
         assert text.endswith(
-            "With them flagged, 2 mines are left. The 3 at O3 (less its 1 flagged mine) needs 2 "
+            "With them flagged, 2 mines are left. The 3 at O3 (less its flagged mine N3) needs 2 "
             "mines in its covered cells. That is every mine left, so the other covered cells "
             "have none. So O1 and P1 are safe."
         )
@@ -555,7 +555,8 @@ def test_a_mine_total_count_first_flags_what_single_numbers_prove(lang: str) -> 
     if lang == "en":
         assert "cells as mines prove that these 32 cells are mines: D1, D2" in text
         assert (
-            "With them flagged, 8 mines are left. The 4 at C2 (less its 2 flagged mines) needs "
+            "With them flagged, 8 mines are left. The 4 at C2 (less its flagged mines D1 and D2) "
+            "needs "
             "2 mines" in text
         )
         assert text.endswith(

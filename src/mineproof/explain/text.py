@@ -287,11 +287,16 @@ def _clues(t: gettext.NullTranslations, position: Position, cells: tuple[int, ..
 
 class _Names:
     """Names the numbers of one explanation: "the 3 at N14 (less its 1 flagged mine)" the first
-    time, "the 3 at N14" after that."""
+    time, "the 3 at N14" after that. With ``flags_named``, the flags are named: "the 3 at N14
+    (less its flagged mine M13)" (flags the explanation placed, which the board does not
+    show)."""
 
-    def __init__(self, t: gettext.NullTranslations, position: Position) -> None:
+    def __init__(
+        self, t: gettext.NullTranslations, position: Position, flags_named: bool = False
+    ) -> None:
         self.t = t
         self.position = position
+        self.flags_named = flags_named
         self.seen: set[int] = set()
 
     def clue(self, cell: int) -> str:
@@ -301,6 +306,19 @@ class _Names:
             name = self.position.board.name(cell)
             return self.t.gettext("the {number} at {cell}").format(number=number, cell=name)
         self.seen.add(cell)
+        if self.flags_named:
+            board = self.position.board
+            flags = self.position.flag_mask & board.neighbour_masks()[cell]
+            if flags:
+                return self.t.ngettext(
+                    "the {number} at {cell} (less its flagged mine {cells})",
+                    "the {number} at {cell} (less its flagged mines {cells})",
+                    flags.bit_count(),
+                ).format(
+                    number=self.position.cells[cell],
+                    cell=board.name(cell),
+                    cells=_cells(self.t, board, flags),
+                )
         return _clue(self.t, self.position, cell)
 
     def clues(self, cells: tuple[int, ...] | list[int]) -> str:
@@ -766,7 +784,9 @@ def _flagged_first(t: gettext.NullTranslations, d: Deduction, proof: LinearProof
             if c.mask & ~mines
         ),
     )
-    return out + _total_combination(t, flagged, proof, _Names(t, flagged.position))
+    # The flags are the proof's, not on the board: each number names its own.
+    names = _Names(t, flagged.position, flags_named=True)
+    return out + _total_combination(t, flagged, proof, names)
 
 
 def _total_combination(
