@@ -378,12 +378,13 @@ def test_pool_cpu_limit_ends_a_job_in_too_complex() -> None:
     _with_pool(Pool(1, cpu_seconds=0.5), body)
 
 
-# A 100x100 lattice: a 2 on every fourth cell of every fourth row, 2,000 mines. Its hint
-# weighs guesses in compiled calls of seconds, where an exception raised by the CPU limit's
-# signal aborted the worker ("fatal: out of memory"): an internal error, 5 times in 7.
-_LATTICE = "100x100x2000\n" + "".join(
-    "".join("2" if x % 4 == 1 and y % 4 == 1 else "H" for x in range(100)) + "\n"
-    for y in range(100)
+# A 255x255 lattice: a 2 on every fourth cell of every fourth row, 13,000 mines. Its analysis
+# spends seconds in compiled calls, where an exception raised by the CPU limit's signal
+# aborted the worker ("fatal: out of memory"): an internal error (5 times in 7 on a 100x100
+# lattice, before its hint was bounded).
+_LATTICE = "255x255x13000\n" + "".join(
+    "".join("2" if x % 4 == 1 and y % 4 == 1 else "H" for x in range(255)) + "\n"
+    for y in range(255)
 )
 
 
@@ -391,7 +392,7 @@ def test_pool_cpu_limit_ends_a_job_in_compiled_code_in_too_complex() -> None:
     async def body(pool: Pool) -> None:
         for _ in range(2):
             with pytest.raises(TooComplexError, match=r"0\.5 s of CPU"):
-                await pool.run(Job(analyze_text, (_LATTICE, None, False, "en", 100)))
+                await pool.run(Job(analyze_text, (_LATTICE, None, False, "en", 255)))
         assert pool.counts["spent"] == 2 and pool.counts["crashed"] == 0
 
     _with_pool(Pool(1, cpu_seconds=0.5), body)
