@@ -116,6 +116,16 @@ def test_analyze_reads_stdin_and_mstoollib_grid(
     assert status == 0
     data = json.loads(out)
     assert data["safe"] == [[1, 2], [2, 2]] and data["mine"] == [[0, 2], [3, 2]]
+    # Without --mines: the option is named, as the web app names its field (one error kind).
+    monkeypatch.setattr(sys, "stdin", type("S", (), {"buffer": io.BytesIO(grid.encode())})())
+    status, out, err = run(capsys, "analyze", "-", "--json")
+    assert status == 1 and err.endswith("has no mine total: give it with --mines N\n")
+    assert json.loads(out) == {
+        "error": "an ms-toollib grid has no mine total: give it with --mines N",
+        "kind": "argument",
+        "name": "--mines",
+        "allowed": None,
+    }
 
 
 def test_flags_untrusted_and_trusted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -637,13 +637,16 @@ def _position(args: argparse.Namespace) -> Position:
     """Return the position of ``args.file``, with ``--mines`` as its mine total when given.
 
     Raises ``FormatError`` when the file is malformed, its own mine total larger than its
-    covered cells too (the error names the file), and ``ArgumentError`` naming ``--mines`` and
-    the file when the total given is larger than the file's covered cells.
+    covered cells too (the error names the file), and ``ArgumentError`` naming ``--mines`` when
+    the file is a grid without a mine total and ``--mines`` is missing, or when the total given
+    is larger than the file's covered cells (naming the file).
     """
     data = _input(args.file, "a position")
     try:
         return load_position(data, args.mines)
     except ArgumentError as exc:
+        if args.mines is None and exc.name == "mines" and exc.allowed is None:
+            raise ArgumentError(f"{exc}: give it with --mines N", name="--mines") from exc
         if args.mines is None:
             raise FormatError(str(exc)) from exc
         source = "standard input" if args.file == "-" else args.file
@@ -884,9 +887,9 @@ def _review_sources(args: argparse.Namespace) -> list[tuple[str, RecordedGame | 
 
 
 def _web_game(game_id: str, data: Path | None) -> RecordedGame:
-    """Return the web app's game ``game_id`` from its data folder. Raises ``NotFoundError``
-    when there is no such game (or no data folder), ``ArgumentError`` when the folder is in
-    use by a running server or cannot be read."""
+    """Return the web app's game ``game_id`` from its data folder, read beside a server that
+    may be running there. Raises ``NotFoundError`` when there is no such game (or no data
+    folder), ``ArgumentError`` when the folder's games cannot be read."""
     from mineproof.web import default_data_dir
     from mineproof.web.games import stored_game
     from mineproof.web.store import read_game

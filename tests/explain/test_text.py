@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,9 @@ from mineproof.explain import (
 from mineproof.explain.text import LOCALES, grouped_text
 from mineproof.logic import RULES, Deduction, deductions
 from mineproof.logic.cases import CaseProof, settled_cells
-from mineproof.logic.linear import LinearProof
+from mineproof.logic.ladder import HINT_WORK, Ladder
+from mineproof.logic.linear import MINE_TOTAL, LinearProof
+from mineproof.logic.premises import Work
 from mineproof.position import Position
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -582,3 +585,21 @@ def test_mines_one_number_proves_are_said_with_that_number() -> None:
         "cells. So A7, C7, A9 and C9 are mines. With them flagged, 6 mines are left. Add up the "
         "2 at B3, the 3 at F3 and the 2 at H3"
     )
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_mines_single_numbers_prove_may_be_every_mine_left(lang: str) -> None:
+    # The count is then the mine total alone: the text said "0 mines are left", then failed
+    # to name the numbers that share them (IndexError). A play hint on a big board, whose walk
+    # of single numbers is too long, takes this direct way.
+    position = Position.parse("4x3x6\n2HHH\n3HHH\n2H5H\n")
+    d = Ladder(position).best(0, Work(HINT_WORK), safe_only=True)
+    assert d is not None and d.level == 5 and isinstance(d.proof, LinearProof)
+    assert d.proof.combination == ((MINE_TOTAL, Fraction(-1)),)
+    text = explain(d, lang)
+    assert "{" not in text and "C1" in text and "D1" in text
+    if lang == "en":
+        assert text.endswith(
+            "these 6 cells are mines: B1, B2, C2, D2, B3 and D3. With them flagged, every mine "
+            "is found. So C1 and D1 are safe."
+        )

@@ -52,7 +52,7 @@ def test_format_grid_example() -> None:
 
 
 def test_missing_mine_total() -> None:
-    with pytest.raises(ArgumentError, match=r"--mines N") as raised:
+    with pytest.raises(ArgumentError, match=r"no mine total") as raised:
         parse_grid("[[10]]", None)
     assert raised.value.name == "mines"
 

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from mineproof.analysis import CountTooLarge, analyze, clear_cache, counting_budget
-from mineproof.analysis.constraints import constraints_of
+from mineproof.analysis.constraints import cells_seen, constraints_of
 from mineproof.board import Board, Layout, iter_bits
 from mineproof.cli import main
 from mineproof.errors import ArgumentError, IllegalMoveError
@@ -339,3 +339,16 @@ def test_weighing_the_guesses_of_many_separate_numbers_is_bounded() -> None:
     with pytest.raises(CountTooLarge, match="independent groups"):
         best_guess(analysis)
     assert choose_guess(analysis, "best") == _safest(analysis)
+
+
+def test_the_cells_no_number_sees_are_weighed_sixty_at_most() -> None:
+    # Two cells straight away from each number: 453 candidates on this lattice, each a count
+    # of the whole board; an expert game has at most about 30.
+    analysis = analyze(lattice(60), trust_flags=True)
+    look = Lookahead(analysis)
+    unbounded = _candidates(analysis, look, GuessConfig(off_edge_most=10**9))
+    frontier = cells_seen(look.constraints.clues)
+    capped = _candidates(analysis, look)
+    assert len([c for c in unbounded if not frontier >> c & 1]) == 453
+    assert len([c for c in capped if not frontier >> c & 1]) == 60
+    assert set(capped) <= set(unbounded)

@@ -1164,7 +1164,7 @@ def test_a_mine_total_over_the_covered_cells_names_the_totals_allowed(client: Cl
     [
         # Each was a format error, or named no field, or spoke of the command line only.
         ("/api/analyze", {"text": "3x1x1\n1H1", "mines": -5}, "mines", "-5 is negative"),
-        ("/api/analyze", {"text": "[[1, 10, 1]]"}, "mines", "mines in a request"),
+        ("/api/analyze", {"text": "[[1, 10, 1]]"}, "mines", "has no mine total"),
         ("/api/analyze", {"text": "3x1x1\n1H1", "lang": "xx"}, "lang", "'xx'"),
         ("/api/games", {"level": "huge"}, "level", "'huge'"),
     ],

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mineproof.web.store import GameRow, Store, StoreInUse, default_data_dir
+from mineproof.web.store import GameRow, Store, StoreInUse, default_data_dir, read_game
 
 
 def _row(game_id: str = "g1", **fields: object) -> GameRow:
@@ -358,3 +358,42 @@ def test_a_file_of_schema_2_gets_the_new_columns(tmp_path: Path) -> None:
     store.close()
     with sqlite3.connect(old) as db:
         assert db.execute("PRAGMA user_version").fetchone() == (3,)
+
+
+def test_a_game_is_read_beside_a_running_server_and_in_a_folder_it_cannot_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Store(tmp_path)  # held, as a running server holds it
+    store.save(_row(moves=[("open", 1, 2)]))
+    found = read_game(tmp_path, "g1")
+    assert found is not None and found.moves == [("open", 1, 2)]
+    assert read_game(tmp_path, "g2") is None
+    store.close()
+    # A folder this user cannot write, the server gone (no log left): SQLite's reader cannot
+    # make its files there ("attempt to write a readonly database"). As root the folder's
+    # mode stops nothing, so the refusal is made here, for the first open.
+    for name in ("mineproof.sqlite3-wal", "mineproof.sqlite3-shm"):
+        (tmp_path / name).unlink(missing_ok=True)
+    connect = sqlite3.connect
+    refused: list[str] = []
+
+    def first_refused(database: str, *, uri: bool) -> sqlite3.Connection:
+        if "immutable" not in database:
+            refused.append(database)
+            return _Refusing()  # type: ignore[return-value]
+        return connect(database, uri=uri)
+
+    monkeypatch.setattr(sqlite3, "connect", first_refused)
+    found = read_game(tmp_path, "g1")
+    assert refused and found is not None and found.moves == [("open", 1, 2)]
+
+
+class _Refusing:
+    """A connection whose every statement fails as SQLite's reader fails in a folder it
+    cannot write."""
+
+    def execute(self, *args: object) -> None:
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    def close(self) -> None:
+        pass

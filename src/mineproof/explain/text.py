@@ -762,6 +762,13 @@ def _flagged_first(t: gettext.NullTranslations, d: Deduction, proof: LinearProof
     _, mines = settled_cells(proof.given)
     out = _given(t, d, proof.given, False)
     rest = d.mines_left - mines.bit_count()
+    if not rest:  # the count is the mine total alone: no mine is left for the other cells
+        out.append(
+            t.gettext("With it flagged, every mine is found.")
+            if mines.bit_count() == 1
+            else t.gettext("With them flagged, every mine is found.")
+        )
+        return out + _conclusions(t, d.board, d.safe, d.mine)
     text = (
         t.ngettext(
             "With it flagged, {k} mine is left.", "With it flagged, {k} mines are left.", rest

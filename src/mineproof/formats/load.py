@@ -86,8 +86,8 @@ def load_position(data: bytes, mines: int | None = None) -> Position:
     non-blank line is a ``WxHxM`` header is JSMinesweeper text; a given ``mines`` replaces the
     header's total. Raises ``FormatError`` when the data is not UTF-8, is in neither format, or
     is malformed in its format (see :func:`parse_grid` and ``Position.parse``), and
-    ``ArgumentError`` for a mine total (the header's, or ``mines``) larger than the covered
-    cells.
+    ``ArgumentError`` (``name`` ``mines``) for a grid without ``mines`` or a mine total (the
+    header's, or ``mines``) larger than the covered cells (with the totals ``allowed``).
 
     >>> load_position(b"3x1x1\\n1H1", mines=0).mines
     0

@@ -42,11 +42,9 @@ def parse_grid(text: str, mines: int | None) -> Position:
     '3x1x1\\n1H1'
     """
     if mines is None:
-        raise ArgumentError(
-            "an ms-toollib grid has no mine total: give it (--mines N on the command line, "
-            "mines in a request)",
-            name="mines",
-        )
+        # Named for the caller to say how to give it (the command line's --mines N, a
+        # request's field mines).
+        raise ArgumentError("an ms-toollib grid has no mine total", name="mines")
     grid = read_json(text, "invalid JSON", f"an ms-toollib grid, {_SHAPE}")
     if not isinstance(grid, list) or not all(isinstance(row, list) for row in grid):
         raise FormatError(f"an ms-toollib grid must be {_SHAPE}")

@@ -129,8 +129,8 @@ def disjoint(clues: Sequence[Clue]) -> bool:
 def shares_of_total(proof: LinearProof, clues: Mapping[int, Clue]) -> list[Clue] | None:
     """Return the numbers whose shares of the mines left ``proof`` adds up (each with no
     covered cell in common with the others: their mines are all the mines left, or all but
-    one for each other covered cell), or ``None`` when it is not that simple count. ``clues``
-    are the premises by cell."""
+    one for each other covered cell; none when the proof is the mine total alone), or ``None``
+    when it is not that simple count. ``clues`` are the premises by cell."""
     total = dict(proof.combination).get(MINE_TOTAL, _ZERO)
     shares = [clues[c] for c, k in proof.combination if c != MINE_TOTAL and k == -total]
     if abs(total) == 1 and len(shares) == len(proof.combination) - 1 and disjoint(shares):

@@ -570,13 +570,24 @@ def _load(db: sqlite3.Connection, game_id: str) -> GameRow | None:
 def read_game(data_dir: Path, game_id: str) -> GameRow | None:
     """Return the stored game ``game_id`` of ``data_dir`` with its moves, read without taking
     the folder, so beside a server that is writing it (SQLite lets a reader in); ``None`` when
-    there is none. Nothing is written. Raises ``sqlite3.Error`` when the file cannot be read
-    or holds another schema than this version's."""
+    there is none. The games are not changed (SQLite may leave its empty ``-wal`` and ``-shm``
+    files). Raises ``sqlite3.Error`` when the file cannot be read or holds another schema than
+    this version's."""
     path = data_dir / "mineproof.sqlite3"
-    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    db = sqlite3.connect(uri, uri=True)
     try:
-        db.execute("PRAGMA busy_timeout = 2000")
-        version = db.execute("PRAGMA user_version").fetchone()[0]
+        try:
+            db.execute("PRAGMA busy_timeout = 2000")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.OperationalError:
+            if path.with_name(path.name + "-wal").exists():
+                raise
+            # A folder this user cannot write, and no server left a log to read: SQLite cannot
+            # make its files for a reader there, and reads the file as it stands.
+            db.close()
+            db = sqlite3.connect(uri + "&immutable=1", uri=True)
+            version = db.execute("PRAGMA user_version").fetchone()[0]
         if version != VERSION:
             raise sqlite3.DatabaseError(
                 f"the games are of schema {version}, this mineproof reads {VERSION}: open the "

@@ -301,8 +301,9 @@ def analyze_text(
     (``None`` when the hint is too complex to explain, though the analysis counted).
 
     Raises ``FormatError`` for text that is no position, ``ArgumentError`` for a board wider or
-    taller than ``max_side`` (the page shows no more; ``name`` ``side``) or a mine total larger
-    than the covered cells (``name`` ``mines``, with the totals ``allowed``),
+    taller than ``max_side`` (the page shows no more; ``name`` ``side``), a grid without
+    ``mines`` or a mine total larger than the covered cells (``name`` ``mines``, with the
+    totals ``allowed``),
     :class:`ImpossiblePosition` when no arrangement fits and ``TooComplexError`` when the
     analysis is beyond its budget.
     """
