@@ -16,7 +16,7 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
-from mineproof.analysis.constraints import Clue
+from mineproof.analysis.constraints import Clue, Constraints, condition
 from mineproof.board import Board, cell_name, iter_bits
 from mineproof.errors import MineproofError
 from mineproof.logic import Deduction
@@ -781,16 +781,10 @@ def _flagged_first(t: gettext.NullTranslations, d: Deduction, proof: LinearProof
     out.append(text.format(k=_grouped(t, rest)))
     position = d.position
     cells = tuple(FLAG if mines >> i & 1 else c for i, c in enumerate(position.cells))
-    flagged = replace(
-        d,
-        position=Position(position.board, cells, position.mines),
-        proof=replace(proof, given=()),
-        clues=tuple(
-            Clue(c.cell, c.mask & ~mines, c.mines - (c.mask & mines).bit_count())
-            for c in d.clues
-            if c.mask & ~mines
-        ),
-    )
+    view = Position(position.board, cells, position.mines)
+    unknown = position.covered_mask & ~position.flag_mask
+    premises = condition(Constraints(unknown, d.mines_left, list(d.clues)), mines, 0)
+    flagged = replace(d, position=view, proof=replace(proof, given=()), clues=tuple(premises.clues))
     # The flags are the proof's, not on the board: each number names its own.
     names = _Names(t, flagged.position, flags_named=True)
     return out + _total_combination(t, flagged, proof, names)

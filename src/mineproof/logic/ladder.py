@@ -21,6 +21,7 @@ from mineproof.analysis.constraints import (
     Clue,
     Constraints,
     Contradiction,
+    condition,
     constraints_of,
     propagate,
 )
@@ -373,7 +374,7 @@ class Ladder:
         with_total = [*kept, Clue(MINE_TOTAL, unknown, left)]
         proof: LinearProof | CaseProof | None = _simplest(with_total, target, is_mine, targets)
         if proof is None:
-            proof = self._count_or_cases(kept, target, is_mine, targets)
+            proof = self._count_or_cases(with_total, target, is_mine, targets)
         if isinstance(proof, LinearProof):
             safe, mine = proof.safe, proof.mine
         else:
@@ -392,34 +393,33 @@ class Ladder:
         )
 
     def _count_or_cases(
-        self, kept: list[Clue], target: int, is_mine: bool, targets: int
+        self, with_total: list[Clue], target: int, is_mine: bool, targets: int
     ) -> LinearProof | CaseProof | None:
         """Return the proof of ``target`` by the mine total that a person follows best, when
-        ``kept`` and the total make no combination of the targets alone (a play hint for a
-        player who flags nothing, as a rule): ``None`` when neither way is found.
+        ``with_total`` (the premises, then the total) make no combination of the targets alone
+        (a play hint for a player who flags nothing, as a rule): ``None`` when neither way is
+        found.
 
         The total then counts mines that single numbers prove. Cases reach them only by
         splitting on cell after cell (three suppositions deep, or too many to show); a count
         made once they are flagged (the combination's ``given`` steps) says it at once: taken
         when it is each number's share of the mines left, else when the cases need a split,
         else when there are no cases to show."""
+        kept = with_total[:-1]
         given = one_clue_steps(kept)
         _, mines = settled_cells(given)
-        flagged = {
-            c.cell: Clue(c.cell, c.mask & ~mines, c.mines - (c.mask & mines).bit_count())
-            for c in kept
-            if c.mask & ~mines
-        }
-        total = Clue(MINE_TOTAL, self.unknown & ~mines, self.left - mines.bit_count())
+        flagged = condition(Constraints(self.unknown, self.left, kept), mines, 0)
+        total = Clue(MINE_TOTAL, flagged.unknown, flagged.mines)
         # Every cell the clues force may stand in the equation, as at level 3.
         count = _simplest(
-            [*flagged.values(), total], target, is_mine, (targets | self._with_total) & ~mines
+            [*flagged.clues, total], target, is_mine, (targets | self._with_total) & ~mines
         )
         if count is not None:
             count = replace(count, given=given)
-            if given and shares_of_total(count, flagged) is not None:
+            shares = shares_of_total(count, {c.cell: c for c in flagged.clues})
+            if given and shares is not None:
                 return count
-        cases = case_proof([*kept, Clue(MINE_TOTAL, self.unknown, self.left)], target, is_mine)
+        cases = case_proof(with_total, target, is_mine)
         if cases is not None and (cases.refuted.split is None or count is None or not given):
             return cases
         return count
