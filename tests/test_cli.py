@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import functools
 import io
 import json
 import os
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 
 from mineproof import cli as cli_module
+from mineproof import interrupt
 from mineproof.batch import BatchRequest, run_batch
 from mineproof.board import Board, Layout
 from mineproof.cli import main, max_jobs
@@ -1105,6 +1107,43 @@ def test_ctrl_c_between_a_board_and_its_line_leaves_them_agreeing(
     listed = [json.loads(line)["file"] for line in (tmp_path / "manifest.jsonl").open()]
     assert listed == written[:2]
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*listed, "manifest.jsonl"])
+
+
+def test_ctrl_c_pressed_twice_mid_run_quits_with_the_boards_and_the_manifest_agreeing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The second Ctrl+C ends the process at once (compiled code holds the first): the
+    # cleanup of the run, not its unwinding, must leave the folder agreeing.
+    class Quit(BaseException):
+        pass
+
+    left: dict[str, bytes] = {}
+
+    def quit_(status: int) -> None:  # os._exit's: what it leaves is what the folder holds now
+        left.update((p.name, p.read_bytes()) for p in tmp_path.iterdir())
+        interrupt.cancel_later()  # the first press's trace, which os._exit would end too
+        raise Quit(status)
+
+    written = []
+    real = cli_module._write_bytes
+
+    def write_then_press_twice(path: Path, data: bytes) -> None:
+        real(path, data)
+        written.append(path.name)
+        if len(written) == 3:  # the third board is whole, its line not yet written
+            press = functools.partial(interrupt._interrupted, signal.SIGINT, sys._getframe())
+            press(), press()  # deferred, then again: quits (one line, no line runs between)
+
+    monkeypatch.setattr(os, "_exit", quit_)
+    monkeypatch.setattr(cli_module, "_write_bytes", write_then_press_twice)
+    args = ["generate", "--level", "beginner", "--count", "5", "--seed", "1"]
+    with pytest.raises(Quit) as quit:
+        main([*args, "--format", "mbf", "--out", str(tmp_path)])
+    monkeypatch.undo()
+    assert quit.value.args == (130,)
+    listed = [json.loads(line)["file"] for line in left["manifest.jsonl"].splitlines()]
+    assert listed == written[:2]
+    assert sorted(left) == sorted([*listed, "manifest.jsonl"])
 
 
 def test_ctrl_c_just_after_a_line_reached_the_manifest_keeps_its_board(

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from mineproof.interrupt import deferred_interrupt, prompt_interrupt
+from mineproof.interrupt import deferred_interrupt, on_stop, prompt_interrupt
 
 BIG = 7**1_500_000  # its square takes most of a second, and looks for signals as it goes
 
@@ -84,3 +84,50 @@ def test_a_finalizer_run_first_does_not_lose_the_ctrl_c() -> None:
         timer.wait()
         made.append(pending)
     assert made == []
+
+
+_WAIT_PRESSED_TWICE = """
+import time
+from mineproof.interrupt import deferred_interrupt, on_stop
+with deferred_interrupt(), on_stop(lambda: print("outer", flush=True)):
+    with on_stop(lambda: print("inner")):  # not flushed: the quit flushes it
+        # One line: a Ctrl+C once "waiting" is out finds no line to raise at before the
+        # wait, which is resumed after it (a deferred raise waits for its end).
+        print("waiting", flush=True); time.sleep(60)
+print("after")
+"""
+
+
+def test_a_second_ctrl_c_before_the_first_was_raised_quits_after_the_cleanups() -> None:
+    """Pressed again while the first Ctrl+C waits for compiled code to return, Ctrl+C ends the
+    process at once with 130, quietly, the cleanups run innermost first: raised there instead,
+    it could abort the process (mypyc), and did end it with a traceback (the test's
+    stand-in for compiled code, a wait, raises cleanly)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _WAIT_PRESSED_TWICE],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as in a terminal
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == "waiting\n"
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.2)
+        assert proc.poll() is None, "the first Ctrl+C ended the wait"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert (proc.returncode, out, err) == (130, "inner\nouter\n", "")
+
+
+def test_a_block_stopped_by_an_exception_runs_its_cleanup_first() -> None:
+    done: list[str] = []
+    with pytest.raises(ValueError), on_stop(lambda: done.append("outer")):
+        with on_stop(lambda: done.append("kept")):
+            pass  # ended well: no cleanup
+        with on_stop(lambda: 1 / 0), on_stop(lambda: done.append("inner")):  # 1/0 dropped
+            raise ValueError
+    assert done == ["inner", "outer"]

@@ -57,7 +57,7 @@ from mineproof.explain import (
 )
 from mineproof.formats import format_mbf, load_layout, load_position, read_bytes
 from mineproof.generate import GenerationError, check_arguments
-from mineproof.interrupt import deferred_interrupt
+from mineproof.interrupt import INTERRUPTED, deferred_interrupt, on_stop
 from mineproof.logic import SolveResult, Step, grade, solve
 from mineproof.parallel import collect_less, ordered_map
 from mineproof.play import RULES, STRATEGIES, BenchRequest, run_bench
@@ -1134,16 +1134,15 @@ def _generate(args: argparse.Namespace) -> str | None:
             raw = path.open("wb", buffering=0)
         except OSError as exc:
             raise ArgumentError(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+        def drop_if_empty() -> None:
+            # A run stopped before its first board leaves no file to refuse the next.
+            if path.stat().st_size == 0:
+                path.unlink()
+
         try:
-            try:
-                with raw:
-                    done = _print_boards(boards, show, _WholeLines(raw), progress)
-            except BaseException:
-                # A run stopped before its first board leaves no file to refuse the next.
-                with suppress(OSError):
-                    if path.stat().st_size == 0:
-                        path.unlink()
-                raise
+            with on_stop(drop_if_empty), raw:
+                done = _print_boards(boards, show, _WholeLines(raw), progress)
         except _WriteFailed as exc:
             error = exc.error
             raise ArgumentError(f"cannot write {path}: {error.strerror or error}") from error
@@ -1346,21 +1345,19 @@ def _write_mbf(
     manifest = folder / "manifest.jsonl"
     done = 0
     try:
-        try:
-            with manifest.open("w", encoding="utf-8") as listing:
-                for item in boards:
-                    path = folder / f"board-{item.index + 1:0{digits}d}.mbf"
-                    line = json.dumps({"file": path.name, **item.to_json(seed, layout=False)})
-                    _write_bytes(path, format_mbf(item.generated.layout))
-                    listing.write(line + "\n")
-                    listing.flush()
-                    done += 1
-                    if progress:
-                        progress(done)
-        except BaseException:
-            with suppress(OSError, ValueError):  # best effort: the error on its way says why
-                _agree(folder, manifest)
-            raise
+        with (
+            on_stop(lambda: _agree(folder, manifest)),
+            manifest.open("w", encoding="utf-8") as listing,
+        ):
+            for item in boards:
+                path = folder / f"board-{item.index + 1:0{digits}d}.mbf"
+                line = json.dumps({"file": path.name, **item.to_json(seed, layout=False)})
+                _write_bytes(path, format_mbf(item.generated.layout))
+                listing.write(line + "\n")
+                listing.flush()
+                done += 1
+                if progress:
+                    progress(done)
     except OSError as exc:
         raise ArgumentError(f"cannot write {manifest}: {exc.strerror or exc}") from exc
     return f"wrote {counted(done, 'board')} and manifest.jsonl to {folder}"
@@ -1412,16 +1409,11 @@ def _write_bytes(path: Path, data: bytes) -> None:
         raise ArgumentError(f"cannot write {path}: is a directory")
     tmp = path.with_name(path.name + ".tmp")
     try:
-        tmp.write_bytes(data)
-        tmp.replace(path)
+        with on_stop(lambda: tmp.unlink(missing_ok=True)):  # no temporary file left
+            tmp.write_bytes(data)
+            tmp.replace(path)
     except OSError as exc:
-        with contextlib.suppress(OSError):  # a parent that is a file: no temporary file either
-            tmp.unlink(missing_ok=True)
         raise ArgumentError(f"cannot write {path}: {exc.strerror or exc}") from exc
-    except BaseException:  # Ctrl+C: no temporary file left
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
-        raise
 
 
 def _one_line(text: str) -> str:
@@ -1585,7 +1577,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         # Ctrl+C ends any command quietly, with the status a shell gives an interrupted one.
         _end_bar()
-        return 130
+        return INTERRUPTED
     except BrokenPipeError:
         # The reader left (`mineproof explain ... | head`): stop quietly, with the status a
         # shell gives a command that a closed pipe ended (as `yes | head` does), not that of an
@@ -1603,7 +1595,8 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command == "play":
         return _play(args)
     try:
-        with deferred_interrupt():  # never inside compiled code (see mineproof.interrupt)
+        # Never inside compiled code (see mineproof.interrupt); a bar cut short is ended.
+        with deferred_interrupt(), on_stop(_end_bar):
             out = _run(args)
     except UsageError as exc:
         return _usage_error(f"mineproof {args.command}", exc)

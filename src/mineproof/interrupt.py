@@ -10,9 +10,10 @@ with status 130 (likewise a web worker's CPU limit, raised by ``SIGPROF``).
 Here a signal's handler only arms a trace function, which raises the exception at the next line
 of interpreted Python in a frame that was running when the signal came: as soon as the compiled
 call returns (a game, a count), which is a few milliseconds in play, seconds at most on the
-biggest boards. A second signal before then raises at once (the user insists). Where a tracer
-is already at work (a debugger, coverage), the exception is raised at once, as Python does by
-default.
+biggest boards. A second Ctrl+C before then ends the process at once with status 130 (the user
+insists, and a raise there could abort it): the cleanups of the blocks :func:`on_stop` wraps
+run first, so files are left whole. Where a tracer is already at work (a debugger, coverage),
+the exception is raised at once, as Python does by default.
 
 A deferred raise cannot end a blocking wait (a future's result, a read of standard input): the
 wait is resumed after the handler. Such waits are wrapped in :func:`prompt_interrupt`.
@@ -21,14 +22,26 @@ wait is resumed after the handler. Such waits are wrapped in :func:`prompt_inter
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
-from typing import Any
+from typing import Any, NoReturn
 
-__all__ = ["armed", "cancel_later", "deferred_interrupt", "prompt_interrupt", "raise_later"]
+__all__ = [
+    "INTERRUPTED",
+    "armed",
+    "cancel_later",
+    "deferred_interrupt",
+    "on_stop",
+    "prompt_interrupt",
+    "raise_later",
+]
+
+INTERRUPTED = 128 + signal.SIGINT
+"""The exit status of a process Ctrl+C ended: 130, what a shell reports for one."""
 
 _Trace = Callable[[FrameType, str, Any], Any]
 
@@ -78,7 +91,42 @@ def cancel_later() -> None:
         _armed.clear()
 
 
+_cleanups: list[Callable[[], object]] = []
+"""The cleanups of the :func:`on_stop` blocks running now, innermost last."""
+
+
+@contextlib.contextmanager
+def on_stop(cleanup: Callable[[], object]) -> Iterator[None]:
+    """Within the block, call ``cleanup`` when the block stops early: when an exception leaves
+    it (Ctrl+C's included), before it goes on; and when a second Ctrl+C ends the process at
+    once (see :func:`deferred_interrupt`), before it ends. The cleanup's own errors are
+    dropped (best effort: the error on its way, or the interruption, says why)."""
+    _cleanups.append(cleanup)
+    try:
+        yield
+    except BaseException:
+        with contextlib.suppress(Exception):
+            cleanup()
+        raise
+    finally:  # its own entry, also if blocks of generators ended out of order
+        del _cleanups[len(_cleanups) - 1 - _cleanups[::-1].index(cleanup)]
+
+
+def _quit() -> NoReturn:
+    """End the process at once with :data:`INTERRUPTED`, after the cleanups of the
+    :func:`on_stop` blocks running now (innermost first) and a flush of the standard streams."""
+    for cleanup in reversed(_cleanups):
+        with contextlib.suppress(Exception):
+            cleanup()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(INTERRUPTED)
+
+
 def _interrupted(signum: int, frame: FrameType | None) -> None:
+    if armed(KeyboardInterrupt):  # pressed again while compiled code holds the first
+        _quit()
     if not raise_later(KeyboardInterrupt, frame):
         raise KeyboardInterrupt
 
@@ -86,7 +134,8 @@ def _interrupted(signum: int, frame: FrameType | None) -> None:
 @contextlib.contextmanager
 def deferred_interrupt() -> Iterator[None]:
     """Within the block, Ctrl+C (SIGINT) raises ``KeyboardInterrupt`` at the next line of
-    interpreted Python (see the module), and at once when pressed again before that. Outside
+    interpreted Python (see the module); pressed again before that, it runs the cleanups of the
+    :func:`on_stop` blocks and ends the process at once with :data:`INTERRUPTED`. Outside
     the main thread, where signals cannot be handled, or where SIGINT does not raise
     ``KeyboardInterrupt`` (a background job of a shell ignores it), the block runs unchanged."""
     if (
