@@ -13,7 +13,13 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from mineproof.analysis.constraints import Clue, Constraints, constraints_of, refresh_clues
+from mineproof.analysis.constraints import (
+    Clue,
+    Constraints,
+    condition,
+    constraints_of,
+    refresh_clues,
+)
 from mineproof.analysis.counting import CountTooLarge, counting_budget
 from mineproof.board import Layout, iter_bits
 from mineproof.errors import TooComplexError
@@ -269,23 +275,16 @@ def _lowest_safe_level(cons: Constraints) -> int:
 def _safe_reached(cons: Constraints, below: int) -> int:
     """Return the cells that the techniques up to level ``below``, applied again and again
     with the mines they prove taken as known, first prove safe (0 when they prove none)."""
-    clues, unknown, left = cons.clues, cons.unknown, cons.mines
     while True:
         for level in range(1, below + 1):
-            safe, mine = forced_up_to(level, clues, unknown, left)
+            safe, mine = forced_up_to(level, cons.clues, cons.unknown, cons.mines)
             if safe:
                 return safe
             if mine:
                 break
         else:
             return 0
-        unknown &= ~mine
-        left -= mine.bit_count()
-        clues = [
-            Clue(c.cell, c.mask & ~mine, c.mines - (c.mask & mine).bit_count())
-            for c in clues
-            if c.mask & ~mine
-        ]
+        cons = condition(cons, mine, 0)  # proven mines: no contradiction
 
 
 PATH_WORK = 1_000_000
