@@ -367,3 +367,70 @@ def test_the_best_guess_of_the_look_ahead_is_explained_by_what_decided_it() -> N
             rival = look.score(j.position.board.index(*cell_xy(found.group(1))))
             assert rival.secondary > look.score(j.best.cell).secondary, text
     assert counted >= 10
+
+
+_MINES = [(0, 7), (2, 7), (4, 4), (6, 1), (7, 7), (3, 2), (5, 6), (1, 4), (6, 5), (0, 2)]
+"""The mines ``(row, column)`` of the 8x8 board the games below are recorded on."""
+
+
+_LOST = 4
+"""ms-toollib's state of a game board when the game is lost."""
+
+
+def _recorded(*presses: tuple[str, int, int]) -> tuple[bytes, int]:
+    """Return the Metasweeper replay (``.evf``) ms-toollib records of ``presses`` on the board
+    of ``_MINES``: each a mouse event (``lc`` left press, ``lr`` left release, ``rc``, ``rr``
+    the right button's) on the cell ``(row, column)``, as a client's mouse makes them; and the
+    state ms-toollib's game is left in."""
+    board = [[0] * 8 for _ in range(8)]
+    for r, c in _MINES:
+        board[r][c] = -1
+    video = ms_toollib.BaseVideo(ms_toollib.cal_board_numbers(board), 16)
+    for event, r, c in presses:
+        video.step(event, (r * 16 + 8, c * 16 + 8))
+    video.generate_evf_v4_raw_data()
+    return bytes(video.raw_data), video.game_board_state
+
+
+_OPEN_D8 = (("lc", 7, 3), ("lr", 7, 3))
+_CHORD_E8 = (("lc", 7, 4), ("rc", 7, 4), ("lr", 7, 4), ("rr", 7, 4))
+_CHORD_E8_RIGHT_FIRST = (("rc", 7, 4), ("lc", 7, 4), ("rr", 7, 4), ("lr", 7, 4))
+_CHORD_E6 = (("lc", 5, 4), ("rc", 5, 4), ("lr", 5, 4), ("rr", 5, 4))
+
+
+@pytest.mark.parametrize(
+    ("presses", "chord", "flags"),
+    [
+        # A wrong flag on F8 and the 1 at E8 chorded: it opens F7 alone, a mine.
+        ((*_OPEN_D8, ("rc", 7, 5), ("rr", 7, 5), *_CHORD_E8), (4, 7), 1),
+        # The same chord pressed right button first, and released in the other order.
+        (
+            (*_OPEN_D8, ("rc", 7, 5), ("rr", 7, 5), *_CHORD_E8_RIGHT_FIRST),
+            (4, 7),
+            1,
+        ),
+        # Wrong flags on D5 and F5 and the 2 at E6 chorded: it opens a safe cell and mines.
+        (
+            (*_OPEN_D8, ("rc", 4, 3), ("rr", 4, 3), ("rc", 4, 5), ("rr", 4, 5), *_CHORD_E6),
+            (4, 5),
+            2,
+        ),
+    ],
+)
+def test_a_game_lost_by_a_chord_is_lost_at_that_chord(
+    presses: tuple[tuple[str, int, int], ...], chord: tuple[int, int], flags: int
+) -> None:
+    """ms-toollib marks a chord that hits a mine as it marks a left click on one: read as an
+    open of the opened number, the chord was dropped, and the game was "not finished" (or, where
+    the chord also opened safe cells, refused as not replaying)."""
+    data, state = _recorded(*presses)
+    assert state == _LOST  # says ms-toollib
+    video = ms_toollib.EvfVideo("lost.evf", list(data))
+    video.parse()
+    video.analyse()
+    assert not video.is_completed
+    review = review_game(read_replay(data, "evf"))
+    s = review.summary
+    assert [c.action for c in review.clicks] == ["open"] + ["flag"] * flags + ["chord"]
+    assert (s.outcome, s.fatal, review.clicks[-1].cell) == ("lost", flags + 2, chord)
+    assert s.time is not None and abs(s.time - video.rtime) < 0.01

@@ -24,7 +24,12 @@ from typing import Any
 
 _USEFUL = {1: "flag", 2: "open", 3: "chord", 4: "open"}
 """ms-toollib's ``useful_level`` of an event: 1 a flag placed or removed, 2 a left click that
-opened, 3 a chord that opened, 4 a left click on a mine."""
+opened, 3 a chord that opened, 4 a click that hit a mine: a left click on it, or a chord of an
+opened number beside it (told apart by the board before the event, see :func:`_action`)."""
+
+_OPENED = range(9)
+"""The codes of ms-toollib's game board for an opened cell: its number (10 is covered, 11 a
+flag)."""
 
 _STATS = {
     "time": "rtime",
@@ -73,6 +78,19 @@ def _text(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
+def _action(event: Any, x: int, y: int) -> str | None:
+    """Return what the event at cell ``(x, y)`` did to the board (``open``, ``chord`` or
+    ``flag``), or ``None`` when it changed nothing. A click that hit a mine on an opened number
+    was a chord (a game lost by chording beside a wrong flag): read as an open of that opened
+    cell, it was dropped, and the game's end with it."""
+    action = _USEFUL.get(event.useful_level)
+    if action == "open" and event.useful_level == 4:
+        rows = event.prior_game_board.game_board
+        if 0 <= y < len(rows) and 0 <= x < len(rows[y]) and rows[y][x] in _OPENED:
+            return "chord"
+    return action
+
+
 def read(kind: str, data: bytes) -> dict[str, Any]:
     """Return what a replay of ``kind`` holds (see the module's docstring)."""
     import ms_toollib
@@ -94,11 +112,12 @@ def read(kind: str, data: bytes) -> dict[str, Any]:
     events = []
     last = None
     for event in video.events:
-        action = _USEFUL.get(event.useful_level)
+        mouse = event.event.unwrap_mouse()
+        x, y = mouse.x // size, mouse.y // size
+        action = _action(event, x, y)
         if action is None:
             continue
-        mouse = event.event.unwrap_mouse()
-        events.append([round(event.time + shift, 6), action, mouse.x // size, mouse.y // size])
+        events.append([round(event.time + shift, 6), action, x, y])
         last = event
     final = last.next_game_board.game_board if last is not None else []
     opened = [[x, y] for y, row in enumerate(final) for x, code in enumerate(row) if code < 9]
