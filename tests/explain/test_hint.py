@@ -98,3 +98,36 @@ def test_grouped_text_follows_each_language() -> None:
     }
     assert (grouped_text(9_999, "es"), grouped_text(10_000, "es")) == ("9999", "10.000")
     assert (grouped_text(-1_000), grouped_text(999, "fr")) == ("-1,000", "999")
+
+
+@pytest.mark.parametrize(
+    ("grid", "open_", "said"),
+    [
+        # By hand: the 0 at A1 makes B1 safe, which the player flagged.
+        ("4x3x4\n0FHH\n13HH\n1HF2", False, "B1 carries your flag"),
+        # In play the hint goes through the mines C1, C2 and B3 to C3, under a flag.
+        ("4x3x4\n02HH\n13HH\n1HF2", True, "C3 carries your flag"),
+        # Flags on proven mines (C1, C2) are right: nothing to take off.
+        ("4x3x4\n02FH\n13FH\n1HH2", True, None),
+    ],
+)
+def test_a_step_proving_a_flagged_cell_safe_says_to_take_the_flag_off(
+    grid: str, open_: bool, said: str | None
+) -> None:
+    """A hint that leads to a cell under the player's wrong flag said only that the cell is
+    safe: clicking it did nothing, and nothing said why."""
+    position = Position.parse(grid)
+    found = hint(position, open=open_)
+    last = found.texts[-1]
+    if said is None:
+        assert "your flag" not in " ".join(found.texts)
+        return
+    assert last.endswith(f"{said}, but it is safe: take the flag off to open it.")
+    cell = said.split()[0]
+    assert cell in [f"{chr(65 + x)}{y + 1}" for x, y in found.steps[-1].safe_cells]
+    assert all("your flag" not in text for text in found.texts[:-1])
+    # Every language says it, naming the cell.
+    for lang in ("ko", "ja", "zh", "es", "fr", "de", "pt", "ru"):
+        text = hint(position, lang, open=open_).texts[-1]
+        plain = hint(Position.parse(grid.replace("F", "H")), lang, open=open_).texts[-1]
+        assert text.startswith(plain) and cell in text[len(plain) :]

@@ -21,6 +21,7 @@ from mineproof.explain.text import (
     guess_text,
     level_label,
     percent_texts,
+    wrong_flags_text,
 )
 from mineproof.logic import (
     HINT_WORK,
@@ -145,10 +146,14 @@ class Hint:
         }
 
 
-def _step_text(d: Deduction, first: Deduction, lang: str) -> str:
+def _step_text(d: Deduction, first: Deduction, lang: str, flags: int) -> str:
     """Return a step's explanation; a later step of a play hint first names the mines of the
-    steps before it that its numbers rely on, which the player has not flagged."""
+    steps before it that its numbers rely on, which the player has not flagged. A step that
+    proves safe cells among the player's ``flags`` ends by saying those flags are wrong."""
     text = explain(d, lang)
+    wrong = d.safe & flags
+    if wrong:
+        text = _sentences([text, wrong_flags_text(d.board, wrong, lang)])
     if d is first:
         return text
     earlier = d.position.flag_mask & ~first.position.flag_mask
@@ -164,11 +169,15 @@ def _step_text(d: Deduction, first: Deduction, lang: str) -> str:
     return lead + ("" if lead.endswith("\u3002") else " ") + text
 
 
-def step_texts(steps: tuple[Deduction, ...] | list[Deduction], lang: str = "en") -> tuple[str, ...]:
+def step_texts(
+    steps: tuple[Deduction, ...] | list[Deduction], lang: str = "en", flags: int = 0
+) -> tuple[str, ...]:
     """Return the explanation of each step of a play hint (see :func:`hint` with ``open``), in
     ``lang``: a step after the first starts by naming the mines of earlier steps that its
-    numbers rely on. Raises ``MineproofError`` for an unknown language."""
-    return tuple(_step_text(d, steps[0], lang) for d in steps)
+    numbers rely on; a step that proves safe some of the cells the player flagged (``flags``, a
+    mask) ends by saying to take those flags off. Raises ``MineproofError`` for an unknown
+    language."""
+    return tuple(_step_text(d, steps[0], lang, flags) for d in steps)
 
 
 def hint(
@@ -205,10 +214,10 @@ def hint(
         simple = simple_deduction(position, trust_flags, safe_first=open)
         if simple is None:
             raise
-        texts = step_texts([simple], lang)
+        texts = step_texts([simple], lang, position.flag_mask)
         return Hint((simple,), texts, None, [], None, texts[0], lang)
     if steps:
-        texts = step_texts(steps, lang)
+        texts = step_texts(steps, lang, position.flag_mask)
         if not open or steps[-1].safe:
             return Hint(tuple(steps), texts, None, [], None, texts[0], lang)
         # Only mines: the guess a player who flagged every proven mine (and nothing else) is

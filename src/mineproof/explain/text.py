@@ -45,6 +45,7 @@ __all__ = [
     "review_best_guess_text",
     "sentences",
     "translations",
+    "wrong_flags_text",
 ]
 
 LANGUAGES = ("en", "ko", "ja", "zh", "es", "fr", "de", "pt", "ru")
@@ -1030,6 +1031,17 @@ def flagged_first(board: Board, cells: int, lang: str = "en") -> str:
     t = translations(lang)
     return t.ngettext(
         "Once {cells} is flagged as a mine:", "Once {cells} are flagged as mines:", _listed(cells)
+    ).format(cells=_cells(t, board, cells))
+
+
+def wrong_flags_text(board: Board, cells: int, lang: str = "en") -> str:
+    """Return the sentence after a step that proves ``cells`` safe where the player put flags:
+    those flags are wrong, and a cell to open is under them."""
+    t = translations(lang)
+    return t.ngettext(
+        "{cells} carries your flag, but it is safe: take the flag off to open it.",
+        "{cells} carry your flags, but they are safe: take the flags off to open them.",
+        _listed(cells),
     ).format(cells=_cells(t, board, cells))
 
 
