@@ -2702,3 +2702,133 @@ def test_backspace_is_listed_with_what_it_does(page: Page) -> None:
     row = page.locator("#keys dt", has_text=de["key_backspace"])
     assert row.locator("kbd").all_inner_texts() == ["F", de["key_backspace"]]
     assert row.evaluate("(dt) => dt.nextElementSibling.innerText") == de["key_flag"]
+
+
+# --- zoom, pasted positions, format errors, custom size on a phone --------------------------
+
+
+def _cell_px(page: Page, board: str = "board") -> int:
+    """The size of the cells of ``board`` now, in CSS px."""
+    return int(
+        page.eval_on_selector(
+            f"#{board}", "(b) => parseInt(getComputedStyle(b).getPropertyValue('--cell'))"
+        )
+    )
+
+
+def test_fit_fills_the_room_again_from_a_board_zoomed_out(page: Page) -> None:
+    """The fit button and the 0 key make the board fill the room it has, from any zoom: zoomed
+    out, they once left it small (the fit measured the board's window, which had shrunk with
+    the board), on a beginner board as on an expert one."""
+    _new_game(page, "expert")
+    page.click("#play .zoom-fit")
+    fitted = _cell_px(page)
+    assert fitted >= 28
+    for _ in range(3):
+        page.click("#play .zoom-out")
+    assert _cell_px(page) < fitted * 0.6
+    page.click("#play .zoom-fit")
+    assert _cell_px(page) == fitted
+    for _ in range(6):
+        page.click("#play .zoom-out")
+    assert _cell_px(page) == 8
+    page.focus("#board")
+    page.keyboard.press("0")
+    assert _cell_px(page) == fitted
+    assert page.evaluate(IN_VIEW, [[0, 0], [29, 15]]) == []
+    _new_game(page, "beginner")
+    page.click("#play .zoom-fit")
+    # 9x9 cells have the room for the largest cells on a 1280x800 screen.
+    assert _cell_px(page) == 48
+
+
+@pytest.mark.parametrize(
+    "pasted", ["[[1,10,1],[1,1,1]]", "3x2x5\n1H1\n111\n"], ids=["grid", "text"]
+)
+def test_a_paste_refused_for_its_mine_total_is_analysed_once_the_total_is_changed(
+    page: Page, pasted: str
+) -> None:
+    """A pasted position refused for its mine total (a grid takes the field's, a text may say
+    too many) is the one analysed once the Mine total is changed, as the refusal asks: the page
+    once analysed the board it showed before instead, the empty 8x8 one, without a word."""
+    page.click("#tab-analysis")
+    page.wait_for_selector("#analysis-result[data-state=ok]")  # the empty 8x8 board, 10 mines
+    page.fill("#paste", pasted)
+    page.click("#load-paste")
+    _result_is(page, "Mine total: choose a number from 0 to 1.")
+    assert page.locator("#editor .cell").count() == 64
+    page.fill("#edit-mines", "1")
+    with page.expect_request(lambda r: "/api/analyze" in r.url) as asked:
+        page.dispatch_event("#edit-mines", "change")
+    assert asked.value.post_data_json["text"] == pasted
+    page.wait_for_selector("#analysis-result[data-state=ok]")
+    assert page.inner_text("#analysis-result").startswith("Arrangements: 1.")
+    assert page.locator("#editor .cell").count() == 6
+    assert [page.input_value(f"#edit-{k}") for k in ("width", "height", "mines")] == ["3", "2", "1"]
+    assert _marked(page, "hint-mine", "editor") == {(1, 0)}
+
+
+def test_a_text_that_is_no_position_is_refused_with_the_servers_reason(page: Page) -> None:
+    """The page's words for a text it cannot read are followed by the server's reason (in
+    English, the server's words), and name a column only where the server gives one: the page
+    once said "Line 3, column 1" for a missing last row, and never why."""
+    english = page_strings("en")
+    page.click("#tab-analysis")
+    page.wait_for_selector("#analysis-result[data-state=ok]")
+    at = english["error_format_at"].format(line=2, column=3)
+    short = f"{english['error_format']} Line 3: the header says 3 rows but 2 follow"
+    refused = {
+        "4x3x3\n01HH\n13HH\n": short,
+        "4x3x3\n01H\n13HH\nHHHH\n": (
+            f"{english['error_format']} Line 2: row 1 has 3 cells, expected 4 (in '01H')"
+        ),
+        "4x3x3\n01?H\n13HH\nHHHH\n": f"{at} Unknown cell '?' (expected 0-8, H or F)",
+    }
+    for text, words in refused.items():
+        page.fill("#paste", text)
+        page.click("#load-paste")
+        _result_is(page, words)
+    page.fill("#paste", "01HH\n13HH\nHHHH\n")
+    page.click("#load-paste")
+    page.wait_for_function(
+        "document.querySelector('#analysis-result').innerText.includes('(in \\'01HH\\')')"
+    )
+    said = page.inner_text("#analysis-result")
+    assert said.startswith(f"{english['error_format']} Line 1: unrecognised position: expected")
+    assert "'WxHxM' line" in said
+    # The page's own words follow the language, the server's reason stays as it said it.
+    page.fill("#paste", "4x3x3\n01HH\n13HH\n")
+    page.click("#load-paste")
+    _result_is(page, short)
+    page.select_option("#lang", "de")
+    _result_is(
+        page, f"{page_strings('de')['error_format']} Line 3: the header says 3 rows but 2 follow"
+    )
+
+
+LABELS_APART = """(where) => [...document.querySelectorAll(`${where} label`)]
+  .filter((label) => label.querySelector('input[type=number]'))
+  .flatMap((label) => {
+    const words = label.querySelector('span').getBoundingClientRect();
+    const box = label.querySelector('input').getBoundingClientRect();
+    const middle = (words.top + words.bottom) / 2;
+    const beside = middle > box.top && middle < box.bottom && words.right <= box.left;
+    return beside ? [] : [label.innerText];
+  })"""
+
+
+def test_each_number_box_keeps_its_label_beside_it_on_a_phone(phone: Page) -> None:
+    """On a 390x844 phone each label of a number box stays on the line of its box, in English,
+    French and German: with Level Custom, "Mines" once went on the line above its box."""
+    phone.select_option("#level", "custom")
+    for lang in ("en", "fr", "de"):
+        phone.select_option("#lang", lang)
+        phone.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        phone.wait_for_function(
+            f"document.querySelector('#custom-size [data-i18n=mines]').textContent"
+            f" === {page_strings(lang)['mines']!r}"
+        )
+        assert phone.evaluate(LABELS_APART, "#custom-size") == [], lang
+        phone.click("#tab-analysis")
+        assert phone.evaluate(LABELS_APART, "#analysis") == [], lang
+        phone.click("#tab-play")

@@ -48,11 +48,18 @@ export const analysisView = {
       pending: null,   // the timer of the next analysis
       ticket: 0,       // only the answer for the position as it is now is shown
       busy: false,     // an answer is awaited: what is shown is not yet for \`cells\`
+      // A pasted text not yet shown on the board (awaited, or refused without a position, as
+      // for its mine total): { text, total: the mine total typed since (it replaces the text's
+      // own), allowed: the totals the server allows it, once it said }. A change of the mine
+      // total or of the flags' trust asks for it again, not for the board shown before; an
+      // edit of that board, or a new empty one, drops it.
+      paste: null,
     };
     const board = new BoardView(q("editor"), edit);
     for (const id of ["edit-width", "edit-height"]) q(id).max = app.meta.max_side;
 
     function empty(width, height) {
+      s.paste = null;
       s.width = width;
       s.height = height;
       s.cells = Array.from({ length: height }, () => Array(width).fill(COVERED));
@@ -71,9 +78,11 @@ export const analysisView = {
     }
 
     // The error of a mine total the field cannot give, as the server words a total out of range.
+    // A pasted text awaited has the totals the server allowed it, once it said.
     function badTotal() {
       const covered = s.cells.flat().filter((c) => c === COVERED || c === FLAG).length;
-      return { kind: "argument", status: 400, data: { name: "mines", allowed: [0, covered] } };
+      const allowed = (s.paste && s.paste.allowed) || [0, covered];
+      return { kind: "argument", status: 400, data: { name: "mines", allowed } };
     }
 
     function positionText() {
@@ -91,6 +100,7 @@ export const analysisView = {
         const step = kind === "open" ? 1 : CYCLE.length - 1;
         s.cells[y][x] = CYCLE[(at + step) % CYCLE.length];
       }
+      s.paste = null;
       s.result = null;
       s.error = null;
       render();
@@ -116,23 +126,31 @@ export const analysisView = {
       return ++s.ticket;
     }
 
-    async function analyse(text = null) {
+    // Analyse `text` (pasted: it is awaited until it is shown, see `paste`), else the pasted text
+    // awaited, else the board shown. `scroll`: bring the verdict into view.
+    async function analyse(text = null, scroll = text !== null) {
       clearTimeout(s.pending);
       const ticket = awaitAnswer();
-      const grid = text !== null && text.trim().startsWith("[");
-      if ((text === null || grid) && mineTotal() === null) {
+      if (text !== null) s.paste = { text, total: false, allowed: null };
+      const paste = s.paste;
+      const grid = paste !== null && paste.text.trim().startsWith("[");
+      // The field's total is asked for the board, for a grid (which has none) and for a text
+      // whose total was typed since it was pasted; else the text's own.
+      const typed = paste === null || grid || paste.total;
+      if (typed && mineTotal() === null) {
         Object.assign(s, { result: null, error: badTotal(), busy: false });
         render();
         return;
       }
-      const body = { text: text ?? positionText(), lang: app.lang(), trust_flags: q("trust-flags").checked };
-      if (grid) body.mines = mineTotal();
+      const body = { text: paste ? paste.text : positionText(), lang: app.lang(), trust_flags: q("trust-flags").checked };
+      if (paste && typed) body.mines = mineTotal();
       try {
         const result = await app.api("POST", "/api/analyze", body);
         if (ticket !== s.ticket) return;
         // The language changed while it was awaited: its hint is in the one before (an error
-        // is worded here, in the language of the moment). The same position is asked again.
-        if (body.lang !== app.lang()) return analyse(text);
+        // is worded here, in the language of the moment). The same position is asked again
+        // (a paste is still awaited: it is the one asked).
+        if (body.lang !== app.lang()) return analyse(null, scroll);
         adopt(result.position);
         Object.assign(s, { result, error: null, busy: false });
       } catch (err) {
@@ -140,17 +158,20 @@ export const analysisView = {
         // A position no arrangement fits comes back with the error: it is the one shown, its
         // conflicting numbers outlined on it.
         if (err.data.position) adopt(err.data.position);
+        else if (paste && err.kind === "argument" && err.data.name === "mines" && err.data.allowed) {
+          paste.allowed = err.data.allowed;
+        }
         Object.assign(s, { result: null, error: err, busy: false });
       }
       render();
       // A pasted position's verdict may be below a tall board: bring it into view (an edit of
       // the board is answered where the player is looking, without a jump).
-      if (text !== null) q("analysis-result").scrollIntoView({ block: "nearest" });
+      if (scroll) q("analysis-result").scrollIntoView({ block: "nearest" });
     }
 
     // Edit from here on the position the server read (size, mine total, cells).
     function adopt(p) {
-      Object.assign(s, { width: p.width, height: p.height, cells: p.cells });
+      Object.assign(s, { width: p.width, height: p.height, cells: p.cells, paste: null });
       q("edit-width").value = p.width;
       q("edit-height").value = p.height;
       q("edit-mines").value = p.mines;
@@ -198,7 +219,12 @@ export const analysisView = {
       const side = (id) => Math.max(1, Math.min(app.meta.max_side, Number(q(id).value) || 8));
       empty(side("edit-width"), side("edit-height"));
     });
-    q("edit-mines").addEventListener("change", schedule);
+    // A total typed for a pasted text awaited replaces the text's own (one refused for its
+    // total is asked again with the one typed).
+    q("edit-mines").addEventListener("change", () => {
+      if (s.paste) s.paste.total = true;
+      schedule();
+    });
     q("trust-flags").addEventListener("change", schedule);
     s.cells = Array.from({ length: s.height }, () => Array(s.width).fill(COVERED));
 

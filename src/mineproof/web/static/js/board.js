@@ -262,11 +262,30 @@ export class BoardView {
     return corner ? [corner.offsetWidth, corner.offsetHeight] : [0, 0];
   }
 
-  // Zoom so that the whole board fits its window (as far as the smallest cells allow).
+  // The room the cells could have, in px: [width, height], as room() measures it but for the
+  // board's window at its largest (as wide as what holds it, as tall as its max-height), not
+  // at its size now: the window is the board's size when the board is smaller, so a board
+  // zoomed out would otherwise fit only its own small window.
+  space() {
+    const labels = this.labels();
+    const wrap = this.wrap;
+    const holder = wrap.parentElement;
+    const pad = getComputedStyle(holder);
+    const width = holder.clientWidth - parseFloat(pad.paddingLeft) - parseFloat(pad.paddingRight);
+    const max = parseFloat(getComputedStyle(wrap).maxHeight);  // NaN for "none"
+    const top = Math.max(0, wrap.getBoundingClientRect().top);
+    const height = Math.min(Number.isNaN(max) ? Infinity : max, window.innerHeight - top, window.innerHeight);
+    return [width - labels[0] - 4, height - labels[1] - 4];
+  }
+
+  // Zoom so that the whole board fills its window at its largest (as far as the smallest and
+  // largest cells allow), from any zoom.
   fit() {
-    const [w, h] = this.room();
+    const [w, h] = this.space();
     const tall = Math.max(h, window.innerHeight * 0.5);
-    this.setSize(Math.min(w / this.width, tall / this.height) - 1);
+    // Whole pixels down: a board rounded up would overflow its room, and the page scrolled to
+    // show it would give the next fit another room.
+    this.setSize(Math.floor(Math.min(w / this.width, tall / this.height)) - 1);
     this.onScreen(this.bar); // the zoom buttons stay in reach above the board
   }
 

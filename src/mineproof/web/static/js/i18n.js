@@ -67,8 +67,9 @@ export function translate(root = document) {
 }
 
 // Return the words for an error of the API (an ApiError, see api.js), in the page's language:
-// from its kind and data; the server's English message only for an error the page has no
-// words for (a request the page itself would not make). `labels` gives the key of the
+// from its kind and data; the server's English message for an error the page has no words
+// for (a request the page itself would not make), and after the page's words for a text that
+// is no position (the server's reason says what is wrong in it). `labels` gives the key of the
 // label of a field where a view names it otherwise than the request does ({ mines: "mine_total" }).
 export function errorText(err, labels = {}) {
   const d = err.data || {};
@@ -85,8 +86,17 @@ export function errorText(err, labels = {}) {
       }
       return t(n === 1 ? "error_inconsistent_one" : "error_inconsistent");
     }
-    case "format":
-      return d.line ? t("error_format_at", { line: d.line, column: d.column ?? 1 }) : t("error_format");
+    case "format": {
+      // The page's words, then the server's reason (in English: what is wrong, and where when
+      // the page's words do not say it). The page says a line and a column only when the server
+      // gives both; the reason drops the place it leads with then ("line 2, column 3: ").
+      const reason = typeof d.error === "string" ? d.error : "";
+      if (d.line && d.column) {
+        const rest = reason.replace(/^line \d+, column \d+: /, "");
+        return joinReason(t("error_format_at", { line: d.line, column: d.column }), rest);
+      }
+      return joinReason(t("error_format"), reason);
+    }
     case "argument": {
       if (d.name === "size") return t("error_board_small");
       if (d.name === "side" && d.allowed) return t("error_paste_side", { hi: d.allowed[1] });
@@ -106,6 +116,13 @@ export function errorText(err, labels = {}) {
   // No words of the page's own for it: the server's message (in English) says what is wrong.
   if (d.error) return t("error_other_said", { status: err.status, message: d.error });
   return t("error_other", { status: err.status });
+}
+
+// Return `words` followed by `reason` (the server's, in English) as a sentence of its own,
+// capitalised; `words` alone when there is no reason.
+function joinReason(words, reason) {
+  const text = reason.trim();
+  return text ? `${words} ${text[0].toUpperCase()}${text.slice(1)}` : words;
 }
 
 const SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹";
