@@ -2760,7 +2760,8 @@ def test_a_paste_refused_for_its_mine_total_is_analysed_once_the_total_is_change
     page.fill("#edit-mines", "1")
     with page.expect_request(lambda r: "/api/analyze" in r.url) as asked:
         page.dispatch_event("#edit-mines", "change")
-    assert asked.value.post_data_json["text"] == pasted
+    sent = asked.value.post_data_json
+    assert sent is not None and sent["text"] == pasted
     page.wait_for_selector("#analysis-result[data-state=ok]")
     assert page.inner_text("#analysis-result").startswith("Arrangements: 1.")
     assert page.locator("#editor .cell").count() == 6
