@@ -167,8 +167,8 @@ window allows). Boards made without a window rarely need more than a dozen."""
 
 
 class GenerationError(TooComplexError):
-    """No guess-free board was found within the work bound (the density may be impossible, or
-    the window of levels not met).
+    """No guess-free board was found within the work bound (the density may be impossible, or too
+    dense for the search, or the window of levels not met).
 
     What was tried is data as well as words: ``layouts`` fresh layouts drawn, ``changes``
     changes tried (perturbations, chain moves), ``steps`` solve steps, and for exact sampling
@@ -837,6 +837,13 @@ def _settle(
                     enough, graded = _at_least(candidate, i, min_level, watch)
                     # Below the window only a fresh layout can make the board harder.
                     return (candidate, at, graded) if enough else None
+                # The verification stopped short of the quick solve, whose numbers changed under
+                # it: the search goes on from where the verification stopped, and its progress
+                # counts from there (measured from the quick solve's, it looked stalled: on dense
+                # boards, where changes often reach opened cells, every layout was dropped). The
+                # changes in a row that settled nothing still count, so a layout that keeps
+                # falling back is dropped as soon as before.
+                best = (work.opened | work.known).bit_count()
             else:
                 verdict, graded = _verify(candidate, at, max_level, min_level, work.clean, watch)
                 if verdict == "ok":
@@ -982,10 +989,10 @@ def _failure(
 ) -> str:
     """Return the one-line message for a search that found no board, after ``layouts`` fresh
     layouts, or ``spent`` (the work budget spent, and what was tried), or (neither given) in the
-    time allowed: it names the window of levels when one was asked for, and otherwise says the
-    density may be impossible. For exact sampling (``guess_free`` given: how many of the
-    layouts were guess-free) it says how many were, and that the perturb sampler searches
-    instead."""
+    time allowed: it names the window of levels when one was asked for, and otherwise says that
+    such boards may not exist at this density or be too rare for the search. For exact
+    sampling (``guess_free`` given: how many of the layouts were guess-free) it says how many
+    were, and that the perturb sampler searches instead."""
     size = f"{board.width}x{board.height} board with {counted(mines, 'mine')}"
     when = spent or ("in the time allowed" if layouts is None else f"after {layouts:,} layouts")
     exact = guess_free is not None
@@ -998,7 +1005,10 @@ def _failure(
     if min_level <= 0 and max_level >= 5:
         if (layouts is None and spent is None) or exact:
             return f"no guess-free {size} found {when}"
-        return f"no guess-free {size} found {when}: this density may be impossible from that start"
+        return (
+            f"no guess-free {size} found {when}: at this density such boards may not exist "
+            "from that start, or be too rare for the search"
+        )
     low, high = (f"level {n} ({LEVEL_NAMES.get(n, 'none')})" for n in (min_level, max_level))
     if min_level == max_level:
         window = f"is {low}"
