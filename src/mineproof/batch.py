@@ -156,7 +156,8 @@ class BatchItem:
 
 
 def pre_revealed(generated: Generated, rounds: int) -> Position:
-    """Return the player's view after the start click and ``rounds`` rounds of forced moves.
+    """Return the player's view after the start click and ``rounds`` steps of forced moves
+    (each what the lowest level that works proves, see ``Engine.step``).
 
     A gentler start: the first forced moves are already made (proven mines flagged).
     """

@@ -465,7 +465,8 @@ def _parser() -> _Parser:
         type=_count,
         default=0,
         metavar="N",
-        help="a gentler start: the first N rounds of forced moves already made, each board "
+        help="a gentler start: the first N steps of forced moves already made (a step: what "
+        "the lowest technique proves beside the cells the step before changed), each board "
         "written with the position the player gets",
     )
     ge.add_argument(
