@@ -841,8 +841,8 @@ def _settle(
                 # it: the search goes on from where the verification stopped, and its progress
                 # counts from there (measured from the quick solve's, it looked stalled: on dense
                 # boards, where changes often reach opened cells, every layout was dropped). The
-                # changes in a row that settled nothing still count, so a layout that keeps
-                # falling back is dropped as soon as before.
+                # changes since the last progress still count towards dropping the layout, but
+                # progress past where the verification stopped now counts as progress.
                 best = (work.opened | work.known).bit_count()
             else:
                 verdict, graded = _verify(candidate, at, max_level, min_level, work.clean, watch)

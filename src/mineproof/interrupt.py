@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import stat
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -94,19 +95,29 @@ def cancel_later() -> None:
 _cleanups: list[Callable[[], object]] = []
 """The cleanups of the :func:`on_stop` blocks running now, innermost last."""
 
+_cleaning: list[Callable[[], object]] = []
+"""The cleanups running now because an exception left their block (a Ctrl+C pressed then
+quits, see :func:`_interrupted`)."""
+
 
 @contextlib.contextmanager
 def on_stop(cleanup: Callable[[], object]) -> Iterator[None]:
     """Within the block, call ``cleanup`` when the block stops early: when an exception leaves
     it (Ctrl+C's included), before it goes on; and when a second Ctrl+C ends the process at
-    once (see :func:`deferred_interrupt`), before it ends. The cleanup's own errors are
-    dropped (best effort: the error on its way, or the interruption, says why)."""
+    once (see :func:`deferred_interrupt`), before it ends. A Ctrl+C pressed while the cleanup
+    runs after an exception ends the process the second way, so the cleanup is not cut short
+    (it runs again from its start: cleanups are written to be run twice). The cleanup's own
+    errors are dropped (best effort: the error on its way, or the interruption, says why)."""
     _cleanups.append(cleanup)
     try:
         yield
     except BaseException:
-        with contextlib.suppress(Exception):
-            cleanup()
+        _cleaning.append(cleanup)
+        try:
+            with contextlib.suppress(Exception):
+                cleanup()
+        finally:
+            _cleaning.pop()
         raise
     finally:  # its own entry, also if blocks of generators ended out of order
         del _cleanups[len(_cleanups) - 1 - _cleanups[::-1].index(cleanup)]
@@ -114,19 +125,23 @@ def on_stop(cleanup: Callable[[], object]) -> Iterator[None]:
 
 def _quit() -> NoReturn:
     """End the process at once with :data:`INTERRUPTED`, after the cleanups of the
-    :func:`on_stop` blocks running now (innermost first) and a flush of the standard streams."""
+    :func:`on_stop` blocks running now (innermost first) and a flush of the standard streams
+    that are not pipes or sockets: a reader that does not read (a pager left waiting) would
+    hold the flush, and the process, as it held the write the first Ctrl+C came in."""
     for cleanup in reversed(_cleanups):
         with contextlib.suppress(Exception):
             cleanup()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
-            stream.flush()
+            mode = os.fstat(stream.fileno()).st_mode
+            if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
+                stream.flush()
     os._exit(INTERRUPTED)
 
 
 def _interrupted(signum: int, frame: FrameType | None) -> None:
-    if armed(KeyboardInterrupt):  # pressed again while compiled code holds the first
-        _quit()
+    if armed(KeyboardInterrupt) or _cleaning:  # pressed again while compiled code holds the
+        _quit()  # first, or while a cleanup runs on the way out: not cut short
     if not raise_later(KeyboardInterrupt, frame):
         raise KeyboardInterrupt
 

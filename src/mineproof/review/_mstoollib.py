@@ -78,17 +78,16 @@ def _text(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def _action(event: Any, x: int, y: int) -> str | None:
-    """Return what the event at cell ``(x, y)`` did to the board (``open``, ``chord`` or
-    ``flag``), or ``None`` when it changed nothing. A click that hit a mine on an opened number
-    was a chord (a game lost by chording beside a wrong flag): read as an open of that opened
-    cell, it was dropped, and the game's end with it."""
-    action = _USEFUL.get(event.useful_level)
-    if action == "open" and event.useful_level == 4:
+def _action(event: Any, x: int, y: int) -> str:
+    """Return what the event at cell ``(x, y)``, one that changed the board, did to it:
+    ``open``, ``chord`` or ``flag``. A click that hit a mine on an opened number was a chord (a
+    game lost by chording beside a wrong flag): read as an open of that opened cell, it was
+    dropped, and the game's end with it."""
+    if event.useful_level == 4:
         rows = event.prior_game_board.game_board
         if 0 <= y < len(rows) and 0 <= x < len(rows[y]) and rows[y][x] in _OPENED:
             return "chord"
-    return action
+    return _USEFUL[event.useful_level]
 
 
 def read(kind: str, data: bytes) -> dict[str, Any]:
@@ -112,12 +111,11 @@ def read(kind: str, data: bytes) -> dict[str, Any]:
     events = []
     last = None
     for event in video.events:
+        if event.useful_level not in _USEFUL:
+            continue  # changed nothing (and may be no mouse event: a game state's, say)
         mouse = event.event.unwrap_mouse()
         x, y = mouse.x // size, mouse.y // size
-        action = _action(event, x, y)
-        if action is None:
-            continue
-        events.append([round(event.time + shift, 6), action, x, y])
+        events.append([round(event.time + shift, 6), _action(event, x, y), x, y])
         last = event
     final = last.next_game_board.game_board if last is not None else []
     opened = [[x, y] for y, row in enumerate(final) for x, code in enumerate(row) if code < 9]
