@@ -2742,6 +2742,23 @@ def test_fit_fills_the_room_again_from_a_board_zoomed_out(page: Page) -> None:
     assert _cell_px(page) == 48
 
 
+def test_a_paste_refused_as_unreadable_leaves_the_board_shown_to_analyse(page: Page) -> None:
+    """A text that is no position cannot be mended by a mine total: a change of the total
+    analyses the board on screen again (it sent the unreadable text again, and said so again)."""
+    page.click("#tab-analysis")
+    page.wait_for_selector("#analysis-result[data-state=ok]")  # the empty 8x8 board, 10 mines
+    page.fill("#paste", "4x3x3\n01HH\n13HH\n")  # a row short of its header
+    page.click("#load-paste")
+    page.wait_for_selector("#analysis-result[data-state=error]")
+    page.fill("#edit-mines", "3")
+    with page.expect_request(lambda r: "/api/analyze" in r.url) as asked:
+        page.dispatch_event("#edit-mines", "change")
+    sent = asked.value.post_data_json
+    assert sent is not None and sent["text"].startswith("8x8x3\n")
+    page.wait_for_selector("#analysis-result[data-state=ok]")
+    assert page.locator("#editor .cell").count() == 64
+
+
 @pytest.mark.parametrize(
     "pasted", ["[[1,10,1],[1,1,1]]", "3x2x5\n1H1\n111\n"], ids=["grid", "text"]
 )

@@ -158,8 +158,12 @@ export const analysisView = {
         // A position no arrangement fits comes back with the error: it is the one shown, its
         // conflicting numbers outlined on it.
         if (err.data.position) adopt(err.data.position);
-        else if (paste && err.kind === "argument" && err.data.name === "mines" && err.data.allowed) {
-          paste.allowed = err.data.allowed;
+        else if (paste && err.kind === "argument" && err.data.name === "mines") {
+          if (err.data.allowed) paste.allowed = err.data.allowed;
+        } else if (paste && paste === s.paste) {
+          // Refused for what it holds, not for its total: a new total cannot mend it, so the
+          // board shown is again the one a change of the total or the flags' trust analyses.
+          s.paste = null;
         }
         Object.assign(s, { result: null, error: err, busy: false });
       }
