@@ -1596,7 +1596,8 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command == "play":
         return _play(args)
     try:
-        # Never inside compiled code (see mineproof.interrupt); a bar cut short is ended.
+        # Never inside compiled code (see mineproof.interrupt); a bar cut short is ended
+        # before any error line, whatever stops the command.
         with deferred_interrupt(), on_stop(_end_bar):
             out = _run(args)
     except UsageError as exc:
@@ -1604,7 +1605,6 @@ def _main(argv: Sequence[str] | None) -> int:
     except MineproofError as exc:
         # Commands that read no file (generate, bench) name no source in their errors.
         source = getattr(args, "file", None)
-        _end_bar()
         # The source is named for what was read from it, not for a bad argument (but a
         # missing ms-toollib is about the file it could not read).
         about_source = not isinstance(exc, ArgumentError) or exc.name == "ms-toollib"
@@ -1631,7 +1631,6 @@ def _main(argv: Sequence[str] | None) -> int:
     except OSError as exc:
         # The system refused something no input asked for (too many open files to start a
         # pool, a cluster's connection closed): one line, as every error.
-        _end_bar()
         what = f"{exc.filename}: " if exc.filename else ""
         print(_one_line(f"mineproof: error: {what}{exc.strerror or exc}"), file=sys.stderr)
         return 1

@@ -770,6 +770,11 @@ def _grade(layout: Layout, i: int, watch: _Watch) -> int:
     return graded.hardest
 
 
+def _settled(work: Engine) -> int:
+    """Return how many cells the solve of ``work`` has settled: opened, or proven mines."""
+    return (work.opened | work.known).bit_count()
+
+
 def _settle(
     layout: Layout,
     at: tuple[int, int],
@@ -843,7 +848,7 @@ def _settle(
                 # boards, where changes often reach opened cells, every layout was dropped). The
                 # changes since the last progress still count towards dropping the layout, but
                 # progress past where the verification stopped now counts as progress.
-                best = (work.opened | work.known).bit_count()
+                best = _settled(work)
             else:
                 verdict, graded = _verify(candidate, at, max_level, min_level, work.clean, watch)
                 if verdict == "ok":
@@ -855,7 +860,7 @@ def _settle(
                 work.restart()
                 if watch.play(work, max_level, exact_levels):
                     return None
-        settled = (work.opened | work.known).bit_count()
+        settled = _settled(work)
         best, stalled = (settled, 0) if settled > best else (best, stalled + 1)
         if stalled > STALLED:
             return None  # the changes no longer help: a fresh layout does better
@@ -932,7 +937,7 @@ def _settle_window(
             work.restart()
             if watch.play(work, max_level):
                 return None
-        settled = (work.opened | work.known).bit_count()
+        settled = _settled(work)
         best, stalled = (settled, 0) if settled > best else (best, stalled + 1)
         if stalled > STALLED:
             return None

@@ -118,7 +118,9 @@ def read(kind: str, data: bytes) -> dict[str, Any]:
         events.append([round(event.time + shift, 6), _action(event, x, y), x, y])
         last = event
     final = last.next_game_board.game_board if last is not None else []
-    opened = [[x, y] for y, row in enumerate(final) for x, code in enumerate(row) if code < 9]
+    opened = [
+        [x, y] for y, row in enumerate(final) for x, code in enumerate(row) if code in _OPENED
+    ]
     return {
         "width": width,
         "height": height,
