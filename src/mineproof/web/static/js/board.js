@@ -250,11 +250,16 @@ export class BoardView {
   // The room the cells have in the board's window, in px: [width, height] (the headers
   // aside, and no taller than the browser's window).
   room() {
+    return this.inside(this.wrap.clientWidth, this.wrap.clientHeight);
+  }
+
+  // The room the cells have in the board's window if it were `width` x `height` px: as much of
+  // it as is on screen below the window's top, less the labels.
+  inside(width, height) {
     const labels = this.labels();
-    const wrap = this.wrap;
-    const top = Math.max(0, wrap.getBoundingClientRect().top);
-    const height = Math.min(wrap.clientHeight, window.innerHeight - top, window.innerHeight);
-    return [wrap.clientWidth - labels[0] - 4, height - labels[1] - 4];
+    const top = Math.max(0, this.wrap.getBoundingClientRect().top);
+    const tall = Math.min(height, window.innerHeight - top, window.innerHeight);
+    return [width - labels[0] - 4, tall - labels[1] - 4];
   }
 
   labels() {
@@ -267,15 +272,11 @@ export class BoardView {
   // at its size now: the window is the board's size when the board is smaller, so a board
   // zoomed out would otherwise fit only its own small window.
   space() {
-    const labels = this.labels();
-    const wrap = this.wrap;
-    const holder = wrap.parentElement;
+    const holder = this.wrap.parentElement;
     const pad = getComputedStyle(holder);
     const width = holder.clientWidth - parseFloat(pad.paddingLeft) - parseFloat(pad.paddingRight);
-    const max = parseFloat(getComputedStyle(wrap).maxHeight);  // NaN for "none"
-    const top = Math.max(0, wrap.getBoundingClientRect().top);
-    const height = Math.min(Number.isNaN(max) ? Infinity : max, window.innerHeight - top, window.innerHeight);
-    return [width - labels[0] - 4, height - labels[1] - 4];
+    const max = parseFloat(getComputedStyle(this.wrap).maxHeight);  // NaN for "none"
+    return this.inside(width, Number.isNaN(max) ? Infinity : max);
   }
 
   // Zoom so that the whole board fills its window at its largest (as far as the smallest and
