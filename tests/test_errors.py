@@ -37,6 +37,7 @@ from mineproof.web.work import ImpossiblePosition
 
 CASES: list[tuple[MineproofError, int, int]] = [
     (FormatError("bad", line=2, column=3), 1, 400),
+    (FormatError("row 2", line=3, reason="row-count", details={"expected": 3, "found": 2}), 1, 400),
     (ArgumentError("cannot write out.svg: Permission denied"), 1, 400),
     (UsageError("--jobs 0 is outside 1..8", name="--jobs"), 2, 400),
     (IllegalMoveError("outside", cell=(9, 9)), 1, 400),
@@ -126,7 +127,7 @@ _JSON_DATA: list[tuple[type[MineproofError], dict[str, object]]] = [
     (TooComplexError, {"size": None}),
     (IllegalMoveError, {"cell": None}),
     (ArgumentError, {"name": None, "allowed": None}),
-    (FormatError, {"line": None, "column": None}),
+    (FormatError, {"line": None, "column": None, "reason": None, "details": None}),
     (MineproofError, {}),
 ]
 
@@ -148,3 +149,14 @@ def test_each_error_has_one_json_shape_with_every_key_of_its_kind(error: Minepro
             # The attribute, or null where it is not known (an empty size).
             attribute = getattr(error, name)
             assert value == attribute or (value is None and attribute in (None, ""))
+
+
+def test_a_format_reason_carries_exactly_its_details() -> None:
+    """A reason a client words has a fixed set of values (the page's placeholders): a raise
+    that gives other values is the caller's mistake, caught where it is made."""
+    error = FormatError("x", reason="cell-code", details={"code": "?"})
+    assert error.to_json()["details"] == {"code": "?"}
+    assert FormatError("x").to_json()["details"] == {}
+    for reason, details in [("cell-code", {}), ("row-count", {"found": 2}), ("new", {})]:
+        with pytest.raises(TypeError, match=reason):
+            FormatError("x", reason=reason, details=details)

@@ -26,9 +26,11 @@ web app's pool, ``--jobs``, a Dask cluster) reaches the caller as it was raised.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 __all__ = [
+    "FORMAT_REASONS",
     "STATUS",
     "ArgumentError",
     "FormatError",
@@ -81,11 +83,42 @@ def _restored(cls: type[MineproofError], args: tuple[Any, ...], data: _Data) -> 
     return error
 
 
+FORMAT_REASONS: dict[str, tuple[str, ...]] = {
+    "not-a-position": (),
+    "header-range": (),
+    "row-count": ("expected", "found"),
+    "row-length": ("row", "expected", "found"),
+    "cell-code": ("code",),
+    "grid-shape": (),
+    "grid-row-length": ("row", "expected", "found"),
+    "grid-value": ("row", "column", "value"),
+    "json": (),
+}
+"""What can be wrong in a pasted position, by name (a :class:`FormatError`'s ``reason``), with
+the names of the ``details`` each carries, so that a client can say it in its own language
+(the web page has a string for each):
+
+- ``not-a-position``: the first line is no ``WxHxM`` header, nor the text an ms-toollib grid;
+- ``header-range``: a side of the header outside 1..255, or a number of it negative or of
+  more than 9 digits;
+- ``row-count``: the header's height ``expected``, but ``found`` rows follow;
+- ``row-length``: row ``row`` (1-based) holds ``found`` cells, the header's width ``expected``;
+- ``cell-code``: ``code``, a character, is no cell of the text (``0``-``8``, ``H``, ``F``);
+- ``grid-shape``: an ms-toollib grid that is no list of rows of numbers, or is empty;
+- ``grid-row-length``: row ``row`` of a grid holds ``found`` cells, its row 1 ``expected``;
+- ``grid-value``: the value at row ``row``, column ``column`` (1-based) of a grid, ``value``
+  (its JSON text), is no cell value;
+- ``json``: the text starts as a grid but is no valid JSON.
+"""
+
+
 class FormatError(MineproofError):
     """Input that is not a well-formed position or layout.
 
     ``line`` and ``column`` are 1-based places in the input text (``None`` when the error is not
-    tied to one place); ``excerpt`` quotes the offending input.
+    tied to one place); ``excerpt`` quotes the offending input. ``reason`` names what is wrong
+    when it is one of :data:`FORMAT_REASONS` (``None`` for the others: a recorded game's, a
+    layout's, a file's), and ``details`` gives the values that reason carries.
     """
 
     kind = "format"
@@ -97,10 +130,18 @@ class FormatError(MineproofError):
         line: int | None = None,
         column: int | None = None,
         excerpt: str | None = None,
+        reason: str | None = None,
+        details: Mapping[str, int | str] | None = None,
     ) -> None:
+        details = dict(details or {})
+        if reason is not None and tuple(details) != FORMAT_REASONS.get(reason):
+            # A caller's mistake, not the input's: every reason a page words is listed.
+            raise TypeError(f"format reason {reason!r} with details {sorted(details)}")
         self.line = line
         self.column = column
         self.excerpt = excerpt
+        self.reason = reason
+        self.details = details
         where = ""
         if line is not None:
             where = f"line {line}" + (f", column {column}" if column is not None else "") + ": "
@@ -108,9 +149,10 @@ class FormatError(MineproofError):
         super().__init__(f"{where}{message}{quoted}")
 
     def to_json(self) -> _Data:
-        """Return the error as JSON data (see :meth:`MineproofError.to_json`) with ``line`` and
-        ``column``."""
-        return {**super().to_json(), "line": self.line, "column": self.column}
+        """Return the error as JSON data (see :meth:`MineproofError.to_json`) with ``line``,
+        ``column``, ``reason`` and ``details`` (an object, empty when there are none)."""
+        place = {"line": self.line, "column": self.column}
+        return {**super().to_json(), **place, "reason": self.reason, "details": self.details}
 
 
 class ArgumentError(MineproofError):

@@ -47,6 +47,7 @@ def parse_header(line: str, number: int | None = None) -> tuple[int, int, int] |
                 f"the header's {name} {value[:12]} is negative",
                 line=number,
                 excerpt=line.strip()[:40],
+                reason="header-range",
             )
         return None
     for name, digits in zip(("width", "height", "mine total"), match.groups(), strict=True):
@@ -56,6 +57,7 @@ def parse_header(line: str, number: int | None = None) -> tuple[int, int, int] |
                 "large (sides 1..255)",
                 line=number,
                 excerpt=line.strip()[:40] + ("..." if len(line.strip()) > 40 else ""),
+                reason="header-range",
             )
     width, height, mines = (int(g) for g in match.groups())
     return width, height, mines
@@ -202,21 +204,30 @@ class Position:
             )
         lines = [(n, line.rstrip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
         if not lines:
-            raise FormatError("empty input: expected a 'WxHxM' line and the board rows")
+            raise FormatError(
+                "empty input: expected a 'WxHxM' line and the board rows", reason="not-a-position"
+            )
         n0, header = lines[0]
         size = parse_header(header, n0)
         if size is None:
-            raise FormatError("expected a 'WxHxM' header such as 30x16x99", line=n0, excerpt=header)
+            raise FormatError(
+                "expected a 'WxHxM' header such as 30x16x99",
+                line=n0,
+                excerpt=header,
+                reason="not-a-position",
+            )
         width, height, total = size
         try:
             board = Board(width, height)
         except FormatError as exc:
-            raise FormatError(str(exc), line=n0, excerpt=header) from None
+            raise FormatError(str(exc), line=n0, excerpt=header, reason="header-range") from None
         rows = lines[1:]
         if len(rows) != height:
             raise FormatError(
                 f"the header says {counted(height, 'row')} but {len(rows)} follow",
                 line=rows[-1][0] if rows else n0,
+                reason="row-count",
+                details={"expected": height, "found": len(rows)},
             )
         cells: list[int] = []
         for n, line in rows:
@@ -228,12 +239,18 @@ class Position:
                     f"expected {width}",
                     line=n,
                     excerpt=row,
+                    reason="row-length",
+                    details={"row": len(cells) // width + 1, "expected": width, "found": len(row)},
                 )
             for col, char in enumerate(row, indent + 1):
                 code = _CHAR_CODE.get(char.upper())
                 if code is None:
                     raise FormatError(
-                        f"unknown cell {char!r} (expected 0-8, H or F)", line=n, column=col
+                        f"unknown cell {char!r} (expected 0-8, H or F)",
+                        line=n,
+                        column=col,
+                        reason="cell-code",
+                        details={"code": char},
                     )
                 cells.append(code)
         return cls(board, tuple(cells), total if mines is None else mines)

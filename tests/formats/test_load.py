@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mineproof.board import Board, Layout
-from mineproof.errors import ArgumentError, FormatError, NotFoundError
+from mineproof.errors import FORMAT_REASONS, ArgumentError, FormatError, NotFoundError
 from mineproof.formats import (
     format_grid,
     format_layout_text,
@@ -148,6 +148,45 @@ def test_load_position_malformed_text_keeps_its_place() -> None:
 def test_load_position_unrecognised(data: bytes) -> None:
     with pytest.raises(FormatError, match=r"JSMinesweeper text .* or an ms-toollib grid"):
         load_position(data)
+
+
+@pytest.mark.parametrize(
+    ("data", "reason", "details"),
+    [
+        (b"", "not-a-position", {}),
+        (b"hello\n", "not-a-position", {}),
+        (b"3x1x-1\nHHH", "header-range", {}),
+        (b"0x3x1\nH", "header-range", {}),
+        (b"256x1x1\n" + b"H" * 256, "header-range", {}),
+        (b"3x1x1234567890\nHHH", "header-range", {}),
+        (b"4x3x3\n01HH\n13HH\n", "row-count", {"expected": 3, "found": 2}),
+        (b"4x3x3\n01HH\n13H\nHHHH", "row-length", {"row": 2, "expected": 4, "found": 3}),
+        (b"4x1x1\n01?H", "cell-code", {"code": "?"}),
+        (b"[[1, 10]\n [1, 11]]", "json", {}),
+        (b"[[1, 10], {}]", "grid-shape", {}),
+        (b"[[]]", "grid-shape", {}),
+        (b"[[1, 10], [1]]", "grid-row-length", {"row": 2, "expected": 2, "found": 1}),
+        (b'[[1, 10], [10, "x"]]', "grid-value", {"row": 2, "column": 2, "value": '"x"'}),
+        (b"[[" + b"10," * 299 + b"10]]", "header-range", {}),
+    ],
+)
+def test_load_position_names_the_reason_a_page_can_word(
+    data: bytes, reason: str, details: dict[str, object]
+) -> None:
+    """Each way a pasted text can fail to be a position is named with the values it carries
+    (the web page says it in its own language from them, not in the message's English)."""
+    with pytest.raises(FormatError) as caught:
+        load_position(data, 1)
+    assert (caught.value.reason, caught.value.details) == (reason, details)
+    assert tuple(details) == FORMAT_REASONS[reason]
+    assert caught.value.to_json()["reason"] == reason
+
+
+def test_other_format_errors_name_no_reason() -> None:
+    """Errors of layouts and recorded games are not a pasted position's: no page words them."""
+    with pytest.raises(FormatError) as caught:
+        load_layout(b"3x1x1\n*.x")
+    assert (caught.value.reason, caught.value.details) == (None, {})
 
 
 @pytest.mark.parametrize("data", [b"", b" \n\n"])

@@ -120,6 +120,8 @@ class Reply:
             "position",
             "line",
             "column",
+            "reason",
+            "details",
             "name",
             "allowed",
             "cell",

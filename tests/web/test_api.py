@@ -29,12 +29,13 @@ import pytest
 
 from mineproof.analysis import Analysis, analyze
 from mineproof.board import Layout
-from mineproof.errors import InconsistentPositionError
+from mineproof.errors import FORMAT_REASONS, InconsistentPositionError
 from mineproof.explain import LANGUAGES, hint
 from mineproof.formats.mstoollib import parse_grid
 from mineproof.position import COVERED, FLAG, Position
 from mineproof.web.games import LEVELS, MAX_SIDE
 from mineproof.web.server import MAX_BODY, STATIC, App, allowed_hosts
+from mineproof.web.strings import page_strings
 from mineproof.web.work import MAX_TEXT
 
 from .conftest import (
@@ -408,6 +409,25 @@ def test_the_page_strings_come_in_every_language(client: Client) -> None:
         assert table.keys() == english.keys(), lang
         assert table["new_game"] != english["new_game"], lang
     assert "unknown language" in client.get("/api/strings?lang=xx").error(400)
+
+
+def test_each_format_reason_has_the_pages_words_in_every_language() -> None:
+    """The page words what is wrong in a pasted text from the reason the server names: each
+    reason has a string, keyed ``format_`` and the reason, with exactly the placeholders of
+    the details it carries."""
+    for lang in LANGUAGES:
+        strings = page_strings(lang)
+        for reason, details in FORMAT_REASONS.items():
+            text = strings["format_" + reason.replace("-", "_")]
+            assert set(re.findall(r"{(\w+)}", text)) == set(details), (lang, reason)
+
+
+def test_a_pasted_text_refused_names_its_reason(client: Client) -> None:
+    """The answer to a text that is no position carries the reason and its details."""
+    reply = client.post("/api/analyze", {"text": "4x3x3\n01HH\n13HH\n"})
+    assert "3 rows but 2 follow" in reply.error(400)
+    data = reply.json()
+    assert (data["reason"], data["details"]) == ("row-count", {"expected": 3, "found": 2})
 
 
 @pytest.mark.parametrize("kind", ["open", "flag", "chord"])

@@ -2786,42 +2786,82 @@ def test_a_paste_refused_for_its_mine_total_is_analysed_once_the_total_is_change
     assert _marked(page, "hint-mine", "editor") == {(1, 0)}
 
 
-def test_a_text_that_is_no_position_is_refused_with_the_servers_reason(page: Page) -> None:
-    """The page's words for a text it cannot read are followed by the server's reason (in
-    English, the server's words), and name a column only where the server gives one: the page
-    once said "Line 3, column 1" for a missing last row, and never why."""
-    english = page_strings("en")
+def test_a_text_that_is_no_position_is_refused_in_the_pages_language(page: Page) -> None:
+    """The page's words for a text it cannot read are followed by what is wrong in it, in the
+    page's language (the server names the reason, the page words it), and name a column only
+    where the server gives one: the page once said "Line 3, column 1" for a missing last row,
+    and never why; then it said why in English only."""
     page.click("#tab-analysis")
     page.wait_for_selector("#analysis-result[data-state=ok]")
-    at = english["error_format_at"].format(line=2, column=3)
-    short = f"{english['error_format']} Line 3: the header says 3 rows but 2 follow"
-    refused = {
-        "4x3x3\n01HH\n13HH\n": short,
-        "4x3x3\n01H\n13HH\nHHHH\n": (
-            f"{english['error_format']} Line 2: row 1 has 3 cells, expected 4 (in '01H')"
-        ),
-        "4x3x3\n01?H\n13HH\nHHHH\n": f"{at} Unknown cell '?' (expected 0-8, H or F)",
-    }
-    for text, words in refused.items():
-        page.fill("#paste", text)
+    for lang in ("en", "de"):
+        words = page_strings(lang)
+        if lang != "en":
+            page.select_option("#lang", lang)
+            page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        at = words["error_format_at"].format(line=2, column=3)
+        refused = {
+            "4x3x3\n01HH\n13HH\n": words["format_row_count"].format(expected=3, found=2),
+            "4x3x3\n01H\n13HH\nHHHH\n": words["format_row_length"].format(
+                row=1, found=3, expected=4
+            ),
+            "01HH\n13HH\nHHHH\n": words["format_not_a_position"],
+            "300x1x3\nH\n": words["format_header_range"],
+            "[[1, 10], [1]]": words["format_grid_row_length"].format(row=2, found=1, expected=2),
+            "[[1, 10], [9, 10]]": words["format_grid_value"].format(row=2, column=1, value=9),
+            "[[1, 10], {}]": words["format_grid_shape"],
+        }
+        for text, reason in refused.items():
+            page.fill("#paste", text)
+            page.click("#load-paste")
+            _result_is(page, f"{words['error_format']} {reason}")
+        page.fill("#paste", "4x3x3\n01?H\n13HH\nHHHH\n")
         page.click("#load-paste")
-        _result_is(page, words)
-    page.fill("#paste", "01HH\n13HH\nHHHH\n")
-    page.click("#load-paste")
-    page.wait_for_function(
-        "document.querySelector('#analysis-result').innerText.includes('(in \\'01HH\\')')"
-    )
-    said = page.inner_text("#analysis-result")
-    assert said.startswith(f"{english['error_format']} Line 1: unrecognised position: expected")
-    assert "'WxHxM' line" in said
-    # The page's own words follow the language, the server's reason stays as it said it.
+        _result_is(page, f"{at} {words['format_cell_code'].format(code='?')}")
+        page.fill("#paste", "[[1, 10]\n [1, 11]]")
+        page.click("#load-paste")
+        at_json = words["error_format_at"].format(line=2, column=2)
+        _result_is(page, f"{at_json} {words['format_json']}")
+    # A message shown follows the language: it is worded again from the reason.
     page.fill("#paste", "4x3x3\n01HH\n13HH\n")
     page.click("#load-paste")
-    _result_is(page, short)
-    page.select_option("#lang", "de")
     _result_is(
-        page, f"{page_strings('de')['error_format']} Line 3: the header says 3 rows but 2 follow"
+        page,
+        f"{page_strings('de')['error_format']} "
+        + page_strings("de")["format_row_count"].format(expected=3, found=2),
     )
+    page.select_option("#lang", "fr")
+    french = page_strings("fr")
+    _result_is(
+        page,
+        f"{french['error_format']} {french['format_row_count'].format(expected=3, found=2)}",
+    )
+
+
+def test_a_format_error_the_page_has_no_words_for_shows_the_servers(page: Page) -> None:
+    """A format error without a reason the page words (none is made by the page's own
+    requests; a future one) is shown with the server's message, as it said it."""
+    page.route(
+        "**/api/analyze",
+        lambda route: route.fulfill(
+            status=400,
+            content_type="application/json",
+            body=json.dumps(
+                {
+                    "error": "line 2: something new is wrong",
+                    "kind": "format",
+                    "line": 2,
+                    "column": None,
+                    "reason": "something-new",
+                    "details": {},
+                }
+            ),
+        ),
+    )
+    page.click("#tab-analysis")
+    page.fill("#paste", "4x3x3\n01HH\n13HH\nHHHH\n")
+    page.click("#load-paste")
+    english = page_strings("en")
+    _result_is(page, f"{english['error_format']} Line 2: something new is wrong")
 
 
 LABELS_APART = """(where) => [...document.querySelectorAll(`${where} label`)]

@@ -97,11 +97,14 @@ def load_position(data: bytes, mines: int | None = None) -> Position:
         return parse_grid(text, mines)
     lines = content_lines(text)
     if not lines:
-        raise FormatError(f"empty input: {_POSITION_FORMATS}")
+        raise FormatError(f"empty input: {_POSITION_FORMATS}", reason="not-a-position")
     n0, first = lines[0]
     if parse_header(first, n0) is None:
         raise FormatError(
-            f"unrecognised position: {_POSITION_FORMATS}", line=n0, excerpt=first.strip()[:40]
+            f"unrecognised position: {_POSITION_FORMATS}",
+            line=n0,
+            excerpt=first.strip()[:40],
+            reason="not-a-position",
         )
     return Position.parse(text, mines)
 

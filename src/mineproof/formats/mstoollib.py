@@ -45,28 +45,44 @@ def parse_grid(text: str, mines: int | None) -> Position:
         # Named for the caller to say how to give it (the command line's --mines N, a
         # request's field mines).
         raise ArgumentError("an ms-toollib grid has no mine total", name="mines")
-    grid = read_json(text, "invalid JSON", f"an ms-toollib grid, {_SHAPE}")
+    try:
+        grid = read_json(text, "invalid JSON", f"an ms-toollib grid, {_SHAPE}")
+    except FormatError as exc:
+        exc.reason = "json"  # it carries no details
+        raise
     if not isinstance(grid, list) or not all(isinstance(row, list) for row in grid):
-        raise FormatError(f"an ms-toollib grid must be {_SHAPE}")
+        raise FormatError(f"an ms-toollib grid must be {_SHAPE}", reason="grid-shape")
     if not grid or not grid[0]:
-        raise FormatError("empty grid: expected at least one row with at least one cell")
+        raise FormatError(
+            "empty grid: expected at least one row with at least one cell", reason="grid-shape"
+        )
     width = len(grid[0])
     cells: list[int] = []
     for y, row in enumerate(grid):
         if len(row) != width:
             raise FormatError(
-                f"row {y + 1} has {counted(len(row), 'cell')}, expected {width} like row 1"
+                f"row {y + 1} has {counted(len(row), 'cell')}, expected {width} like row 1",
+                reason="grid-row-length",
+                details={"row": y + 1, "expected": width, "found": len(row)},
             )
         for x, value in enumerate(row):
             # bool is an int subclass, and 1.0 == 1: accept only true ints.
             code = _TO_CODE.get(value) if type(value) is int else None
             if code is None:
+                shown = json.dumps(value)
                 raise FormatError(
-                    f"row {y + 1}, column {x + 1} (cell ({x}, {y})): {json.dumps(value)} is "
-                    "not a cell value (0-8 opened, 10 covered, 11 flag)"
+                    f"row {y + 1}, column {x + 1} (cell ({x}, {y})): {shown} is "
+                    "not a cell value (0-8 opened, 10 covered, 11 flag)",
+                    reason="grid-value",
+                    details={"row": y + 1, "column": x + 1, "value": shown[:40]},
                 )
             cells.append(code)
-    return Position(Board(width, len(grid)), tuple(cells), mines)
+    try:
+        board = Board(width, len(grid))
+    except FormatError as exc:
+        exc.reason = "header-range"
+        raise
+    return Position(board, tuple(cells), mines)
 
 
 def format_grid(position: Position) -> str:

@@ -34,7 +34,8 @@ Routes (cells are ``[x, y]``, x the column and y the row from the top-left):
 Errors are JSON ``{"error": message, "kind": name}`` (the kind of error, for a client to say in its
 own words: an error class's ``kind``, or ``request``, ``busy``, ``store``, ``internal``), with the
 error's data where it has some (``clues``, ``uses_mine_total`` and ``minimal``, and for
-``/api/analyze`` the ``position`` pasted, as its answer would hold it; ``line`` and ``column``;
+``/api/analyze`` the ``position`` pasted, as its answer would hold it; ``line``, ``column``,
+``reason`` and ``details``, see :data:`~mineproof.errors.FORMAT_REASONS`;
 ``name`` and ``allowed``): 400 for malformed JSON or
 HTTP, a missing or mistyped field or a cell outside the board; 404 for an unknown game or path; 405
 for a wrong method; 408 for a body not sent in time; 409 for a move after the end; 413 for a body

@@ -143,6 +143,43 @@ def page_strings(lang: str) -> dict[str, str]:
         "error_format_at": t.pgettext(
             "page", "Line {line}, column {column}: this text is not a position mineproof can read."
         ),
+        # What is wrong in a pasted text: a string for each of mineproof.errors.FORMAT_REASONS,
+        # keyed format_ and the reason (a test checks that each has one).
+        "format_not_a_position": t.pgettext(
+            "page",
+            "Paste JSMinesweeper text (a first line such as 30x16x99, then the rows, of 0 to 8, "
+            "H and F) or an ms-toollib grid (a JSON list of rows of numbers).",
+        ),
+        "format_header_range": t.pgettext(
+            "page", "A board's sides go from 1 to 255 cells, and its mine total from 0."
+        ),
+        "format_row_count": t.pgettext(
+            "page",
+            "The first line gives the board a height of {expected}, but the rows below make a "
+            "height of {found}.",
+        ),
+        "format_row_length": t.pgettext(
+            "page", "Row {row} has a width of {found}, where the first line gives {expected}."
+        ),
+        "format_cell_code": t.pgettext(
+            "page",
+            "“{code}” is not a cell: write 0 to 8 for an opened cell, H for a covered cell and "
+            "F for a flag.",
+        ),
+        "format_grid_shape": t.pgettext(
+            "page",
+            "An ms-toollib grid is a JSON list of rows, each a list of numbers, with at least "
+            "one cell.",
+        ),
+        "format_grid_row_length": t.pgettext(
+            "page", "Row {row} of the grid has a width of {found}, where row 1 has {expected}."
+        ),
+        "format_grid_value": t.pgettext(
+            "page",
+            "Row {row}, column {column} of the grid: {value} is not a cell (0 to 8 for an "
+            "opened cell, 10 for a covered cell, 11 for a flag).",
+        ),
+        "format_json": t.pgettext("page", "The grid is not valid JSON."),
         "error_range": t.pgettext("page", "{field}: choose a number from {lo} to {hi}."),
         "error_not_found": t.pgettext("page", "No game has this address."),
         "error_store": t.pgettext(

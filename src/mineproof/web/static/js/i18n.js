@@ -87,10 +87,14 @@ export function errorText(err, labels = {}) {
       return t(n === 1 ? "error_inconsistent_one" : "error_inconsistent");
     }
     case "format": {
-      // The page's words, then the server's reason (in English: what is wrong, and where when
-      // the page's words do not say it). The page says a line and a column only when the server
-      // gives both; the reason drops the place it leads with then ("line 2, column 3: ").
-      const reason = typeof d.error === "string" ? d.error : "";
+      // The page's words, then what is wrong: in the page's language when the server names a
+      // reason the page has words for (FORMAT_REASONS of mineproof.errors), else the server's
+      // message (in English: what is wrong, and where when the page's words do not say it).
+      // The page says a line and a column only when the server gives both; the server's message
+      // drops the place it leads with then ("line 2, column 3: ").
+      const key = typeof d.reason === "string" ? "format_" + d.reason.replaceAll("-", "_") : "";
+      let reason = typeof d.error === "string" ? d.error : "";
+      if (key in table) reason = t(key, d.details || {});
       if (d.line && d.column) {
         const rest = reason.replace(/^line \d+, column \d+: /, "");
         return joinReason(t("error_format_at", { line: d.line, column: d.column }), rest);
