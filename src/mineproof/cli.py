@@ -50,6 +50,7 @@ from mineproof.errors import (
 )
 from mineproof.explain import (
     LANGUAGES,
+    colon,
     explain,
     grade_text,
     hint,
@@ -717,7 +718,7 @@ def _explain(args: argparse.Namespace) -> str:
             items.append({"number": step.number, **d.to_json(), "text": explain(d, args.lang)})
         else:
             lines.append(
-                f"{step.number}. [{d.level}: {level_name(d.level, args.lang)}] "
+                f"{step.number}. [{d.level}{colon(args.lang)} {level_name(d.level, args.lang)}] "
                 f"{explain(d, args.lang)}"
             )
 

@@ -456,7 +456,7 @@ def test_mistakes_per_level_are_counted_as_times_not_steps(lang: str, times: str
     ("lang", "seconds"),
     [
         ("en", "6.25 s #2:"),
-        ("fr", "6,25 s #2:"),
+        ("fr", "6,25 s #2\u00a0:"),  # French puts a (no-break) space before a colon
         ("ru", "6,25 \u0441 #2:"),  # the Cyrillic letter es
         ("ja", "6.25秒 #2:"),
         ("ko", "6.25초 #2:"),
@@ -566,3 +566,23 @@ def test_a_grade_too_complex_leaves_the_review_without_a_grade(
     clear_relaxations()
     review = review_game(game)
     assert review.summary.grade is None and len(review.clicks) == 1
+
+
+@pytest.mark.parametrize(
+    ("lang", "missed"),
+    [
+        ("fr", "La déduction manquée : niveau 2 (deux nombres)\u00a0: le 2 en D3"),
+        ("es", ": nivel 2 (dos números): el 2 en D3"),
+        ("en", "The deduction missed: Level 2 (two clues): The 2 at D3"),
+        ("ja", "見落とした推論\uff1aレベル2\uff082つの数字\uff09\uff1aD3の2"),
+        ("ja", "B2にフラグを立てたとします。C3の2"),
+    ],
+)
+def test_the_deduction_missed_follows_its_colon_as_the_language_writes(
+    lang: str, missed: str
+) -> None:
+    """French, Spanish and Portuguese write on in lower case after a colon, Japanese and
+    Chinese leave no space after a full-width colon or full stop: the review wrote "manquée :
+    Niveau 2 (deux nombres) : Le 2 en D3", and a space after the Japanese label's colon."""
+    text = review_game(read_record(RECORD)).text(lang, every_click=True)
+    assert missed in text, text

@@ -15,6 +15,7 @@ from mineproof.analysis import Analysis, CountTooLarge, analyze
 from mineproof.errors import TooComplexError
 from mineproof.explain.text import (
     _sentences,
+    after_colon,
     best_guess_text,
     explain,
     flagged_first,
@@ -105,7 +106,7 @@ class Hint:
         if not self.steps:
             return self.text
         lines = [
-            f"{level_label(d.level, self.lang)} {text}"
+            after_colon(level_label(d.level, self.lang), text, self.lang)
             for d, text in zip(self.steps, self.texts, strict=True)
         ]
         return "\n".join([*lines, self.guess_text] if self.guess_text else lines)
@@ -165,8 +166,7 @@ def _step_text(d: Deduction, first: Deduction, lang: str, flags: int) -> str:
         earlier &= near
     if not earlier:
         return text
-    lead = flagged_first(d.board, earlier, lang)
-    return lead + ("" if lead.endswith("\u3002") else " ") + text
+    return after_colon(flagged_first(d.board, earlier, lang), text, lang)
 
 
 def step_texts(

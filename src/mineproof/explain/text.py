@@ -15,6 +15,7 @@ from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
+from unicodedata import east_asian_width
 
 from mineproof.analysis.constraints import Clue, Constraints, condition
 from mineproof.board import Board, cell_name, iter_bits
@@ -30,9 +31,11 @@ __all__ = [
     "DECIMAL_SEPARATORS",
     "LANGUAGES",
     "PERCENT_SIGNS",
+    "after_colon",
     "article",
     "best_guess_text",
     "cells_text",
+    "colon",
     "decimal_text",
     "explain",
     "flagged_first",
@@ -203,6 +206,43 @@ def _listed(mask: int) -> int:
     1 for one cell, else 2. It is a list of cells, not a numeral, so 21 cells take the plural
     (Russian would otherwise agree with the final 1, as "21 мина" does)."""
     return 1 if mask.bit_count() == 1 else 2
+
+
+_LOWER_AFTER_COLON = frozenset({"es", "fr", "pt"})
+"""The languages that write the first word after a colon in lower case (English and German
+write a sentence after it with its capital)."""
+
+
+def colon(lang: str = "en") -> str:
+    """Return a colon that ends a label made by the code ("#2:") as ``lang`` writes it: French
+    puts a no-break space before it.
+
+    >>> colon("en"), colon("fr")
+    (':', '\\xa0:')
+    """
+    return "\u00a0:" if lang == "fr" else ":"
+
+
+def after_colon(lead: str, text: str, lang: str = "en") -> str:
+    """Return ``lead``, which ends with a colon (or a full stop), then ``text`` as ``lang``
+    writes them: a space between, none after full-width punctuation (Japanese, Chinese); in
+    French, Spanish and Portuguese the first word of ``text`` in lower case (a cell name, "A1",
+    is left as it is).
+
+    >>> after_colon("Niveau 1 (un seul nombre) :", "Le 1 en A1 touche 1 mine.", "fr")
+    'Niveau 1 (un seul nombre) : le 1 en A1 touche 1 mine.'
+    >>> after_colon("Level 1 (one clue):", "The 1 at A1 ...", "en")
+    'Level 1 (one clue): The 1 at A1 ...'
+    >>> full_width = chr(0xFF1A)
+    >>> after_colon("Label" + full_width, "A1", "ja") == "Label" + full_width + "A1"
+    True
+    """
+    if lead and east_asian_width(lead[-1]) in "FW":  # a full-width colon or full stop
+        return lead + text
+    word = len(text) > 1 and text[0].isupper() and (text[1].islower() or text[1] == " ")
+    if lang in _LOWER_AFTER_COLON and word:
+        text = text[0].lower() + text[1:]
+    return f"{lead} {text}"
 
 
 def sentences(parts: list[str]) -> str:

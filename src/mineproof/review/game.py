@@ -41,6 +41,7 @@ from mineproof.board import cell_name
 from mineproof.errors import MineproofError, TooComplexError
 from mineproof.explain import (
     DECIMAL_SEPARATORS,
+    colon,
     decimal_text,
     level_name,
     percent_texts,
@@ -650,7 +651,7 @@ def _click_line(click: ReviewedClick, lang: str, threshold: float, every_click: 
     when = ""
     if click.time is not None:
         when = t.gettext("{time} s").format(time=_seconds(click.time, lang)) + " "
-    return f"{when}#{click.number}: " + sentences(texts)
+    return f"{when}#{click.number}{colon(lang)} " + sentences(texts)
 
 
 def mistakes_table(rows: Iterable[tuple[str, Summary]], lang: str = "en") -> str:

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from mineproof.board import cell_name
 from mineproof.explain import (
+    after_colon,
     article,
     cells_text,
     level_label,
@@ -253,11 +254,12 @@ def judgement_text(j: Judgement, lang: str = "en") -> str:
             )
         )
         if j.missed:
-            parts.append(t.gettext("The deduction missed:"))
-            parts += [
-                f"{level_label(d.level, lang)} {step}"
+            missed = [
+                after_colon(level_label(d.level, lang), step, lang)
                 for d, step in zip(j.missed, step_texts(j.missed, lang), strict=True)
             ]
+            missed[0] = after_colon(t.gettext("The deduction missed:"), missed[0], lang)
+            parts += missed
     else:
         parts.append(
             t.gettext(
