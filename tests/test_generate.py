@@ -11,7 +11,6 @@ from collections.abc import Iterable
 from itertools import combinations, pairwise
 from pathlib import Path
 
-import ms_toollib
 import numpy as np
 import pytest
 from scipy.optimize import (  # type: ignore[import-untyped]
@@ -56,23 +55,6 @@ def test_every_board_is_solved_by_the_complete_solver(
         area = board.start_area(board.index(x, y), "opening")
         assert layout.mines & area == 0
         assert solve(layout, result.start).solved
-
-
-@pytest.mark.parametrize("seed", [1, 2, 3, 4])
-def test_a_dense_board_is_made_and_ms_toollib_clears_it(seed: int) -> None:
-    """16x16 with 140 mines (55 %): the search dropped every layout as stalled, since each time
-    the verification fell back behind its quick solve (changes had reached opened cells) the
-    progress was measured from the quick solve's; 3 of these 4 seeds ended with "no guess-free
-    board found". ms-toollib's solver, which does not use the mine total, clears them."""
-    board = Board(16, 16)
-    found = generate(board, 140, random.Random(seed))
-    layout = found.layout
-    assert layout.mine_count == 140
-    rows = [
-        [-1 if layout.mines >> board.index(x, y) & 1 else 0 for x in range(16)] for y in range(16)
-    ]
-    x, y = found.start
-    assert ms_toollib.is_solvable(ms_toollib.cal_board_numbers(rows), y, x)
 
 
 def test_safe_start_at_a_cell_and_at_the_hint_cell() -> None:
@@ -323,19 +305,20 @@ def test_a_time_limit_stops_a_hopeless_search() -> None:
 
 
 def test_the_work_budget_stops_a_hopeless_search() -> None:
-    # 60 % mines on 100x100: one layout takes minutes of changes and solves, far more than the
-    # whole work budget of budget=1 (see WORK_PER_BUDGET): the search ends in the error that
-    # says what was tried, and that work (every layout, change and solve step costs the cells
-    # plus STEP_OVERHEAD) is within the budget and most of it, so the budget is what ended it.
+    # 45 % mines on 100x100 (below half: no grown layouts, see test_dense): one layout takes
+    # minutes of changes and solves, far more than the whole work budget of budget=1 (see
+    # WORK_PER_BUDGET): the search ends in the error that says what was tried, and that work
+    # (every layout, change and solve step costs the cells plus STEP_OVERHEAD) is within the
+    # budget and most of it, so the budget is what ended it.
     board = Board(100, 100)
     with pytest.raises(GenerationError) as caught:
-        generate(board, 6000, random.Random(1), start=(4, 4), budget=1)
+        generate(board, 4500, random.Random(1), start=(4, 4), budget=1)
     message = str(caught.value)
     tried = re.search(
         r"within the work budget \((\S+) layouts?, (\S+) changes? and (\S+) solve", message
     )
     assert tried is not None, message
-    assert message.startswith("no guess-free 100x100 board with 6,000 mines found")
+    assert message.startswith("no guess-free 100x100 board with 4,500 mines found")
     layouts, changes, steps = (int(n.replace(",", "")) for n in tried.groups())
     done = (LAYOUT_PASSES * layouts + changes + steps) * (board.size + STEP_OVERHEAD)
     assert WORK_PER_BUDGET // 2 < done <= WORK_PER_BUDGET

@@ -475,7 +475,9 @@ def _parser() -> _Parser:
         choices=["auto", "exact", "perturb", "chain"],
         default="auto",
         help="exact: every guess-free board equally likely (rejection); perturb: local search, "
-        "fast on dense boards but biased; chain: a Markov chain from a perturb board, close to "
+        "fast on dense boards but biased (past half the board mined, from layouts whose free "
+        "cells grow around the start, once a quarter of the search found none: the grown "
+        "sampler, far from uniform); chain: a Markov chain from a perturb board, close to "
         "uniform on dense boards, one to three seconds per expert-sized board; auto (the "
         "default): exact where it is cheap, else perturb",
     )

@@ -22,6 +22,9 @@ that the fast solver clears is verified from scratch by the complete solver
 (:func:`mineproof.solve.solve`) and, when levels are asked for, graded by the technique ladder;
 only verified boards are returned. The boards are not exactly uniform: the search favours
 layouts close to where it got stuck (its bias is measured by ``benchmarks/bench_uniformity.py``).
+Past half the board mined, once a quarter of the search found no board (see
+:data:`GROWN_AFTER`), its fresh layouts are grown around the start instead (:func:`_grown`),
+far from uniform; a board made from one says ``grown``.
 
 - ``chain``: a Markov chain over the guess-free layouts, for dense boards where exactness is
   wanted more than speed. It starts from a ``perturb`` board and makes :data:`CHAIN_MOVES`
@@ -160,6 +163,15 @@ only the first stop of each layout (measured on intermediate boards)."""
 AIM = 16
 """Numbers (or cells of a wall of proven mines) a perturbation chooses among."""
 
+GROWN_AFTER = 4
+"""On a dense board (more mines than free cells outside the start area), ``perturb`` draws its
+fresh layouts uniformly until a quarter of its search is spent (of the layouts, 50 at the
+default budget, or of the work budget, which large boards spend first), then grows them (see
+:func:`_grown`). Uniform layouts that dense mostly need more changes than a
+layout is allowed: from 250 to 430 mines on 30x16, 2 to 6 runs of 8 found no board within the
+whole budget, where grown layouts made every board in about a second (see the README's "Dense
+boards")."""
+
 STALLED = 32
 """Perturbations in a row that settle no new cell after which a layout with a hard point is
 dropped: what is left to solve is walled in by the protected cells (or needs more than the
@@ -269,6 +281,11 @@ class _Watch:
                 return False
         return True
 
+    def past(self, share: float) -> bool:
+        """Return whether more than ``share`` of the work budget is spent (never, without a
+        budget). Raises nothing."""
+        return self.limit is not None and self.work > share * self.limit
+
     def _spend(self, passes: int = 1) -> None:
         # Each change and step costs about one pass over the board's cells, a layout
         # LAYOUT_PASSES; the one that would pass the limit is not made.
@@ -305,12 +322,13 @@ class _Watch:
 class Generated:
     """A verified guess-free board: its layout, its start cell, the hardest level of technique
     its solve needs when levels were asked for (otherwise ``None``), and the sampler that made
-    it (``exact``, ``perturb`` or ``chain``)."""
+    it (``exact``, ``perturb``, ``grown``: by ``perturb`` from a grown layout, see
+    :func:`_grown`, or ``chain``)."""
 
     layout: Layout
     start: tuple[int, int]
     level: int | None
-    sampler: Literal["exact", "perturb", "chain"] = "perturb"
+    sampler: Literal["exact", "perturb", "grown", "chain"] = "perturb"
 
 
 def hint_cell(layout: Layout) -> tuple[int, int]:
@@ -486,15 +504,22 @@ def _search(
     # by luck (see the module's docstring).
     seek = min_level > 1 and max_level < 5
     layouts = budget * SEEKING_LAYOUTS if seek else budget
-    for _ in range(layouts):
+    area = 0 if start is None else board.start_area(board.index(*start), rule)
+    dense = not seek and 2 * mines > board.size - area.bit_count()
+    share = 1 / GROWN_AFTER
+    for n in range(layouts):
         watch.layout()
-        layout, at = _fresh(board, mines, rng, rule, start)
-        settle = _settle_window if seek else _settle
-        found = settle(
-            layout, at, rule, start is None, max_level, min_level, rng, tries_per_layout, watch
-        )
+        grown = dense and (n >= share * layouts or watch.past(share))
+        layout, at = (_grown if grown else _fresh)(board, mines, rng, rule, start)
+        args = (layout, at, rule, start is None, max_level, min_level, rng, tries_per_layout, watch)
+        if seek:
+            found = _settle_window(*args)
+        else:
+            # A uniform layout of a dense board is dropped once its share is spent: on large
+            # boards a single layout's changes would spend the whole budget.
+            found = _settle(*args, share if dense and not grown else None)
         if found is not None:
-            return Generated(*found)
+            return Generated(*found, "grown" if grown else "perturb")
     raise watch.error(_failure(board, mines, min_level, max_level, layouts))
 
 
@@ -641,6 +666,23 @@ def _fresh(
     return layout, hint_cell(layout)
 
 
+def _grown(
+    board: Board, mines: int, rng: random.Random, rule: StartRule, start: tuple[int, int] | None
+) -> tuple[Layout, tuple[int, int]]:
+    """Return a layout whose mine-free cells are one piece grown around the start, and its
+    start cell (without ``start``: a uniformly random cell). From the start area of ``rule``,
+    mine-free cells are added one at a time, each a uniformly random cell beside those already
+    free, until all but ``mines`` cells are. Such a piece has few cells beside mines that a
+    number cannot reach, where uniform layouts of a dense board are mostly cut into pockets
+    no number proves; it is far from uniform. Raises nothing (the caller checked that the mines
+    fit)."""
+    at = start if start is not None else (rng.randrange(board.width), rng.randrange(board.height))
+    free = board.start_area(board.index(*at), rule)
+    for _ in range(board.size - mines - free.bit_count()):
+        free |= 1 << rng.choice(iter_bits(board.dilate(free) & ~free))
+    return Layout(board, board.full_mask & ~free), at
+
+
 def choose_sampler(
     board: Board,
     mines: int,
@@ -785,8 +827,10 @@ def _settle(
     rng: random.Random,
     tries: int,
     watch: _Watch,
+    share: float | None = None,
 ) -> tuple[Layout, tuple[int, int], int | None] | None:
-    """Perturb one layout until it verifies, or give up after ``tries`` perturbations.
+    """Perturb one layout until it verifies, or give up after ``tries`` perturbations (or once
+    more than ``share`` of the work budget of ``watch`` is spent, when given).
 
     The solve goes on after each perturbation from where it was, over numbers that may have
     changed under it; a layout it clears is then verified. With the mine total allowed, the
@@ -817,6 +861,8 @@ def _settle(
     best = stalled = 0
     for _ in range(tries):
         watch.change()
+        if share is not None and watch.past(share):
+            return None
         if watch.play(work, max_level, exact_levels):
             candidate = Layout(board, work.mines)
             hint = hint_cell(candidate) if hinted else at

@@ -24,10 +24,18 @@ from functools import lru_cache
 from itertools import combinations, pairwise
 from math import comb
 
+import ms_toollib
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["clears", "guess_free_layouts", "mine_frequencies", "neighbours", "start_area"]
+__all__ = [
+    "clears",
+    "guess_free_layouts",
+    "mine_frequencies",
+    "ms_toollib_clears",
+    "neighbours",
+    "start_area",
+]
 
 Bools = npt.NDArray[np.bool_]
 Ints = npt.NDArray[np.int64]
@@ -164,6 +172,16 @@ def clears(
     ``start`` without a guess: ``False`` too when the layout has another number of mines or a
     mine in the start area (it is not a candidate at all)."""
     return layout in _guess_free_set(width, height, mines, start, rule)
+
+
+def ms_toollib_clears(width: int, height: int, layout: int, start: tuple[int, int]) -> bool:
+    """Return whether ms-toollib's solver clears ``layout`` (an int mine bitmask) from
+    ``start``: for boards too large to enumerate. It does not use the mine total, so a board
+    that needs the total is not cleared by it."""
+    cells = range(width)
+    rows = [[-1 if layout >> (y * width + x) & 1 else 0 for x in cells] for y in range(height)]
+    x, y = start
+    return bool(ms_toollib.is_solvable(ms_toollib.cal_board_numbers(rows), y, x))
 
 
 def mine_frequencies(layouts: list[int], size: int) -> list[float]:
