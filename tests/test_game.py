@@ -549,3 +549,9 @@ def test_redraw_refuses_a_layout_that_disagrees() -> None:
     assert game.state == "won"
     with pytest.raises(GameOverError):
         game.redraw(Layout.from_cells(board, [(0, 0), (4, 0)]))
+
+
+def test_a_game_without_a_random_generator_is_refused_at_once() -> None:
+    """``None`` passed, the first reveal failed with a bare AssertionError."""
+    with pytest.raises(TypeError, match=r"random\.Random"):
+        Game.new(Board(3, 3), 1, None)  # type: ignore[arg-type]

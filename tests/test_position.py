@@ -67,3 +67,11 @@ def test_a_negative_header_number_is_named(header: str, said: str) -> None:
     """It was 'unrecognised position' from the loader and 'expected a WxHxM header' here."""
     with pytest.raises(FormatError, match=f"line 1: the header's {said} is negative"):
         Position.parse(header + "\n" + "H" * 4)
+
+
+def test_cells_given_as_a_list_make_the_same_position() -> None:
+    """A list of cells made a position unequal to its own repr's, and unhashable."""
+    listed = Position(Board(2, 2), [0, 0, 0, 0], 0)  # type: ignore[arg-type]
+    assert listed == Position.parse("2x2x0\n00\n00") and hash(listed) == hash(eval(repr(listed)))
+    with pytest.raises(TypeError, match="tuple"):
+        Position(Board(2, 2), "0000", 0)  # type: ignore[arg-type]

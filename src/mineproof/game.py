@@ -137,13 +137,16 @@ class Game:
         or may be a mine (``none``). The same ``rng`` state and first click give the same layout.
 
         Raises ``ArgumentError`` for an unknown rule, or when ``mines`` does not fit outside the
-        start area of every possible first click (so that any first click can be played).
+        start area of every possible first click (so that any first click can be played), and
+        ``TypeError`` when ``rng`` is not a ``random.Random``.
 
         >>> game = Game.new(Board(9, 9), 10, random.Random(1), rule="opening")
         >>> game.position().covered_count
         81
         """
         check_first_click(rule)
+        if not isinstance(rng, random.Random):
+            raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
         # The largest start area: one cell, or the biggest 3x3 block that fits on the board.
         largest_area = {
             "none": 0,

@@ -77,7 +77,8 @@ class Position:
     """A player's view of a board: per cell a number 0-8, ``COVERED`` or ``FLAG``; the mine total.
 
     Raises ``FormatError`` when a cell code is unknown (not an ``int`` from -2 to 8) or the mine
-    total is negative, ``TypeError`` when the mine total is not an ``int``, and
+    total is negative, ``TypeError`` when the mine total is not an ``int`` or the cells no
+    tuple (a list is taken as its tuple), and
     ``ArgumentError`` (``name`` ``mines``, ``allowed`` from 0 to the covered cells) when the
     mine total is larger than the covered cells. A number larger than the cell's neighbours is
     well-formed but impossible: the analysis names it (``InconsistentPositionError``), as it
@@ -99,6 +100,11 @@ class Position:
 
     def __post_init__(self) -> None:
         board = self.board
+        if not isinstance(self.cells, tuple):
+            # A list would make an unhashable position, unequal to its own repr's.
+            if not isinstance(self.cells, list):
+                raise TypeError(f"cells must be a tuple of ints, not {type(self.cells).__name__}")
+            object.__setattr__(self, "cells", tuple(self.cells))
         if len(self.cells) != board.size:
             raise FormatError(
                 f"{counted(len(self.cells), 'cell')} given for a {board.width}x{board.height} board"

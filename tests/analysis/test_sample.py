@@ -20,9 +20,10 @@ from scipy.stats import chisquare  # type: ignore[import-untyped]
 
 from mineproof.analysis import count_arrangements, sample_arrangement, sample_with_a_mine_among
 from mineproof.board import Board
-from mineproof.errors import ArgumentError
+from mineproof.errors import ArgumentError, TooComplexError
 from mineproof.position import COVERED, FLAG, Position
 
+from .hostile import scattered
 from .test_brute_force import around
 
 
@@ -210,3 +211,29 @@ def test_draws_with_a_mine_among_cells_are_uniform(case: int) -> None:
     n = min(15 * len(support), 15_000)
     draws = [sample_with_a_mine_among(position, cells, rng) for _ in range(n)]
     assert chi_square_p(draws, support) > 1e-4
+
+
+def test_bad_arguments_are_refused_not_answered() -> None:
+    """A library user's slips: ``rng=None`` drew no mine at all (the count-only path), and a
+    negative bitmask of cells walked its endless bits for ever."""
+    position = Position.parse("4x3x2\nHHHH\nH1HH\nHHHH")
+    with pytest.raises(TypeError, match=r"random\.Random"):
+        sample_arrangement(position, None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="Position"):
+        count_arrangements("3x1x1\nH1H")  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="bitmask"):
+        sample_with_a_mine_among(Position.parse("3x1x1\nH1H"), -1, random.Random(0))
+    with pytest.raises(ArgumentError, match="bitmask"):
+        count_arrangements(position, mines=-1)
+
+
+def test_combining_the_groups_counts_is_charged_to_the_budget() -> None:
+    """A scattered position of 100x100 (hundreds of separate groups): once the groups are
+    counted (and remembered), combining their counts is most of the work, and was charged to
+    no budget: ``work=100_000`` answered as the default does. Both now refuse it."""
+    position = scattered(100)
+    assert count_arrangements(position) > 0  # the groups' counts remembered
+    with pytest.raises(TooComplexError):
+        count_arrangements(position, work=100_000)
+    with pytest.raises(TooComplexError):
+        sample_arrangement(position, random.Random(1), work=100_000)

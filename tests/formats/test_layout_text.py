@@ -100,3 +100,8 @@ def test_mine_count_must_match_header() -> None:
 def test_a_header_of_thousands_of_digits_is_one_error() -> None:
     with pytest.raises(FormatError, match="line 1: the header's height has 5,000 digits"):
         parse_layout_text("3x" + "1" * 5000 + "x1\n*..")
+
+
+def test_bytes_are_refused_with_a_pointer_to_the_reader_of_bytes() -> None:
+    with pytest.raises(TypeError, match="load_layout"):
+        parse_layout_text(b"3x1x1\n..*")  # type: ignore[arg-type]

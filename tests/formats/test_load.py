@@ -322,3 +322,8 @@ def test_load_position_mines_replace_a_header_total_too_large() -> None:
     assert (position.mines, position.covered_count) == (1, 3)
     with pytest.raises(ArgumentError, match="the mine total 9 is more than the 3 covered cells"):
         load_position(b"2x2x9\n1H\nHH\n")
+
+
+def test_load_position_refuses_text_with_a_pointer_to_the_parser() -> None:
+    with pytest.raises(TypeError, match=r"Position\.parse"):
+        load_position("3x1x1\nH1H")  # type: ignore[arg-type]

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mineproof.board import Board, Layout
+from mineproof.errors import ArgumentError
 from mineproof.logic import LEVELS, Engine, grade
 
 from .oracle import around, bits, forced, mask_of
@@ -91,3 +92,14 @@ def test_engine_levels_match_the_grade_on_random_boards(seed: int) -> None:
     layout = Layout.random(Board(w, h), mines, rng, start, "opening")
     level = check_engine(layout, start)
     assert (level >= 0) == logician_clears(layout, start)
+
+
+def test_the_engine_refuses_to_start_on_a_mine_or_off_the_board() -> None:
+    """Started on a mine, the engine showed it as an opened 0 and flagged a safe cell."""
+    layout = Layout.from_cells(Board(4, 3), [(0, 2), (3, 2), (3, 0)])
+    for start in (8, 12, -1):  # (0, 2) is a mine; 12 and -1 are no cells
+        with pytest.raises(ArgumentError, match="start"):
+            Engine(layout, start)
+    engine = Engine(layout, 0)
+    with pytest.raises(ArgumentError, match="mine"):
+        engine.reveal(8)

@@ -18,7 +18,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mineproof.board import Board, Layout
-from mineproof.logic import Deduction, best_deduction, deductions, grade, logic_steps
+from mineproof.errors import ArgumentError, InconsistentPositionError
+from mineproof.logic import (
+    Deduction,
+    best_deduction,
+    deductions,
+    grade,
+    hint_steps,
+    logic_steps,
+    simple_deduction,
+)
 from mineproof.logic.cases import CaseProof
 from mineproof.logic.linear import LinearProof
 from mineproof.logic.patterns import pattern_of
@@ -331,3 +340,21 @@ def test_every_deduction_of_random_positions(seed: int) -> None:
     # The best deduction proves a safe cell whenever one at this level does.
     if any(d.safe for d in found):
         assert best.safe
+
+
+@pytest.mark.parametrize("near", [-1, 1 << 12])
+def test_a_near_that_is_no_cells_of_the_board_is_refused(near: int) -> None:
+    """A negative bitmask has endless bits: walking them never ended."""
+    position = Position.parse("4x3x3\n01HH\n13HH\nHHHH")
+    with pytest.raises(ArgumentError, match="near"):
+        best_deduction(position, near=near)
+    with pytest.raises(ArgumentError, match="near"):
+        hint_steps(position, near=near)
+
+
+@pytest.mark.parametrize(("text", "trust"), [("3x1x1\n2HH", False), ("3x1x1\nFF0", True)])
+def test_the_simple_deduction_names_a_conflict_it_meets(text: str, trust: bool) -> None:
+    """The deduction of one or two numbers (for positions too big to count) let the
+    analysis's internal Contradiction out, which ``except ValueError`` does not catch."""
+    with pytest.raises(InconsistentPositionError):
+        simple_deduction(Position.parse(text), trust)

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from mineproof.analysis import CountTooLarge, counting_budget
 from mineproof.analysis.constraints import Clue, Contradiction, constraints_of
+from mineproof.errors import ArgumentError
 from mineproof.logic import LEVELS, closures, forced_up_to
 from mineproof.logic.levels import two_clue_closure
 from mineproof.position import Position
@@ -161,3 +162,11 @@ def test_closures_apply_each_level_until_nothing_new(seed: int) -> None:
         previous = safe, mine
     # Level 5 is everything a perfect logician knows: the exact search's forced cells.
     assert previous == forced(list(view.clues), view.unknown, view.total())
+
+
+@pytest.mark.parametrize("level", [0, -1, 6, 2.5, True])
+def test_a_level_outside_1_to_5_is_refused(level: object) -> None:
+    """Levels 0, -1 and 2.5 answered as level 4 (the grade's 0 means no technique at all)."""
+    cons = constraints_of(Position.parse("4x3x3\n01HH\n13HH\nHHHH"), False)
+    with pytest.raises(ArgumentError, match="level"):
+        forced_up_to(level, cons.clues, cons.unknown, cons.mines)  # type: ignore[arg-type]

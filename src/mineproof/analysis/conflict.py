@@ -18,7 +18,7 @@ from mineproof.english import counted
 from mineproof.errors import InconsistentPositionError
 from mineproof.position import Position
 
-__all__ = ["conflict_error", "satisfiable"]
+__all__ = ["conflict_error", "contradiction_error", "satisfiable"]
 
 
 def satisfiable(clues: list[Clue], unknown: int, mines: int | None) -> bool:
@@ -94,6 +94,19 @@ def conflict_error(position: Position, trust_flags: bool) -> InconsistentPositio
                 return _error(position, cells, False, trust_flags, minimal)
     core, minimal = _minimal(cons.clues, cons.unknown, cons.mines)
     return _error(position, [c.cell for c in core], True, trust_flags, minimal)
+
+
+def contradiction_error(
+    position: Position, contradiction: Contradiction, trust_flags: bool
+) -> InconsistentPositionError:
+    """Return the error for a ``contradiction`` met without the exact analysis (a position too
+    big to count): :func:`conflict_error` where it finds a conflict within its bound, else the
+    numbers where the contradiction showed, not known to be the fewest. Raises nothing."""
+    try:
+        return conflict_error(position, trust_flags)
+    except CountTooLarge:
+        cells = list(contradiction.cells)
+        return _error(position, cells, not cells, trust_flags, minimal=False)
 
 
 def _trusted_flags(position: Position, cells: list[int], uses_total: bool) -> str:

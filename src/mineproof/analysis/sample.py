@@ -24,8 +24,8 @@ from mineproof.analysis.constraints import (
     constraints_of,
     propagate,
 )
-from mineproof.analysis.core import ANALYSIS_WORK, component_counts
-from mineproof.analysis.counting import counting_budget
+from mineproof.analysis.core import ANALYSIS_WORK, component_counts, count_total
+from mineproof.analysis.counting import counting_budget, current_budget, product_cost
 from mineproof.board import iter_bits
 from mineproof.errors import ArgumentError
 from mineproof.position import Position
@@ -39,7 +39,11 @@ def _conditioned(
     """Return ``(unknown, left, clues, fixed)``: the constraints of ``position`` with the cells
     of ``mines`` taken as mines and those of ``safe`` as free (``fixed``: the mines known
     before the draw, trusted flags and ``mines``). Raises :class:`Contradiction` when they
-    cannot hold, ``ArgumentError`` for conditions on opened cells or on both sides."""
+    cannot hold, ``ArgumentError`` for conditions on opened cells or on both sides (or a
+    negative mask), ``TypeError`` when ``position`` is not a :class:`Position`."""
+    _check_position(position)
+    if mines < 0 or safe < 0:
+        raise ArgumentError("the cells of a condition are a bitmask, 0 or more")
     if (mines | safe) & ~position.covered_mask:
         raise ArgumentError("the cells of a condition must be covered cells of the position")
     if mines & safe:
@@ -67,8 +71,9 @@ def count_arrangements(
     total; flags trusted as mines only with ``trust_flags``) with a mine on every cell of the
     bitmask ``mines`` and none on the cells of ``safe``; 0 when none does.
 
-    Raises ``ArgumentError`` for a condition on an opened cell, or on a cell in both masks, and
-    :class:`~mineproof.errors.TooComplexError` past ``work`` units of counting.
+    Raises ``ArgumentError`` for a condition on an opened cell, or on a cell in both masks (or
+    a negative mask), :class:`~mineproof.errors.TooComplexError` past ``work`` units of
+    counting, and ``TypeError`` when ``position`` is not a :class:`Position`.
 
     >>> count_arrangements(Position.parse("3x1x1\\nH1H"), mines=0b001)
     1
@@ -76,7 +81,7 @@ def count_arrangements(
     with counting_budget(work):
         try:
             unknown, left, clues, _ = _conditioned(position, mines, safe, trust_flags)
-            return _draw(unknown, left, clues, None)[0]
+            return count_total(unknown, left, clues)
         except Contradiction:
             return 0
 
@@ -96,12 +101,15 @@ def sample_arrangement(
     ``position.mines``; with ``trust_flags`` every flag is one of them.
 
     Raises ``ArgumentError`` when no arrangement fits (the position is impossible, or the
-    conditions cannot hold in it) or for a bad condition, and
-    :class:`~mineproof.errors.TooComplexError` past ``work`` units of counting.
+    conditions cannot hold in it) or for a bad condition,
+    :class:`~mineproof.errors.TooComplexError` past ``work`` units of counting, and
+    ``TypeError`` when ``position`` is not a :class:`Position` or ``rng`` not a
+    ``random.Random``.
 
     >>> bin(sample_arrangement(Position.parse("3x1x1\\nH1H"), random.Random(1), safe=0b001))
     '0b100'
     """
+    _check_rng(rng)
     with counting_budget(work):
         try:
             unknown, left, clues, fixed = _conditioned(position, mines, safe, trust_flags)
@@ -113,10 +121,24 @@ def sample_arrangement(
     return fixed | drawn
 
 
-def _draw(unknown: int, left: int, clues: list[Clue], rng: random.Random | None) -> tuple[int, int]:
+def _check_position(position: Position) -> None:
+    """Raise ``TypeError`` unless ``position`` is a :class:`Position`."""
+    if not isinstance(position, Position):
+        raise TypeError(f"expected a Position, not {type(position).__name__}")
+
+
+def _check_rng(rng: random.Random) -> None:
+    """Raise ``TypeError`` unless ``rng`` is a ``random.Random``."""
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
+
+
+def _draw(unknown: int, left: int, clues: list[Clue], rng: random.Random) -> tuple[int, int]:
     """Return ``(total, mines)``: the number of arrangements of ``left`` mines over
-    ``unknown`` under ``clues``, and (with ``rng``) the mines of one of them drawn uniformly
-    (0 without). Raises :class:`Contradiction` when the clues cannot hold."""
+    ``unknown`` under ``clues``, and the mines of one of them drawn uniformly with ``rng``.
+    Raises :class:`Contradiction` when the clues cannot hold, and
+    :class:`~mineproof.analysis.counting.CountTooLarge` past the counting budget (each
+    product of the components' counts is charged, as the analysis charges its own)."""
     safe, mine, clues = propagate(clues)
     left -= mine.bit_count()
     if left < 0:
@@ -130,9 +152,12 @@ def _draw(unknown: int, left: int, clues: list[Clue], rng: random.Random | None)
     u = outside.bit_count()
     # ways[c][m]: the ways to place m mines on components c, c+1, ... and the outside cells.
     ways = [[comb(u, m) for m in range(left + 1)]]
+    budget = current_budget()
+    cells = sum(sum(cc.sizes) for _, cc in comps)
     for _, cc in reversed(comps):
         after = ways[-1]
         weights = cc.weights
+        budget.charge(product_cost(weights, after), len(clues), cells, len(comps))
         ways.append(
             [
                 sum(w * after[m - k] for k, w in enumerate(weights[: m + 1]) if w)
@@ -141,7 +166,7 @@ def _draw(unknown: int, left: int, clues: list[Clue], rng: random.Random | None)
         )
     ways.reverse()  # ways[0] covers every component; ways[len(comps)] the outside alone
     total = ways[0][left]
-    if not total or rng is None:
+    if not total:
         return total, 0
     below = rng.randrange
     drawn = mine
@@ -184,13 +209,17 @@ def sample_with_a_mine_among(
     The arrangements are split by the first of ``cells`` (lowest index) that holds a mine: that
     part is drawn with weight its count (:func:`count_arrangements` with that cell a mine and
     the cells before it free), then the layout within it (:func:`sample_arrangement`). Raises
-    ``ArgumentError`` when no arrangement has a mine there, and
+    ``ArgumentError`` when no arrangement has a mine there (or ``cells`` is negative),
     :class:`~mineproof.errors.TooComplexError` past ``work`` units of counting (shared by the
-    counts).
+    counts), and ``TypeError`` as :func:`sample_arrangement`.
 
     >>> bin(sample_with_a_mine_among(Position.parse("3x1x1\\nH1H"), 0b101, random.Random(2)))
     '0b1'
     """
+    _check_position(position)
+    _check_rng(rng)
+    if cells < 0:
+        raise ArgumentError("the cells are a bitmask, 0 or more")
     with counting_budget(work):
         parts = []
         before = 0

@@ -198,9 +198,11 @@ def hint(
     On a position with no covered cell left the hint is empty: no ``steps``, no ``safest``
     cells, an empty ``text`` (the command line says "nothing to hint" there); with ``open``, so
     it is on a position whose covered cells are all mines (every safe cell is open). Raises
-    :class:`~mineproof.errors.InconsistentPositionError` for an impossible position,
-    ``TooComplexError`` when the position is too big to count and one or two numbers prove
-    nothing, and ``MineproofError`` for an unknown language.
+    :class:`~mineproof.errors.InconsistentPositionError` for an impossible position (on one too
+    big to count, only for a conflict of one or two numbers, or of trusted flags and the mine
+    total: the deduction of one or two numbers is given otherwise), ``TooComplexError`` when
+    the position is too big to count and one or two numbers prove nothing, and
+    ``MineproofError`` for an unknown language.
     """
     try:
         if open:

@@ -25,11 +25,16 @@ def parse_layout_text(text: str) -> Layout:
     Raises ``FormatError`` (with ``line``, ``column`` and ``excerpt`` where they apply) for empty
     input, a missing or malformed ``WxHxM`` header, a board size outside 1..255, a wrong number
     of rows, a row of the wrong length, a character other than ``*`` and ``.``, or a header mine
-    count that differs from the number of ``*``.
+    count that differs from the number of ``*``, and ``TypeError`` when ``text`` is not a
+    ``str`` (for bytes: :func:`~mineproof.formats.load_layout`).
 
     >>> parse_layout_text("3x1x1\\n..*").mines
     4
     """
+    if not isinstance(text, str):
+        raise TypeError(
+            f"parse_layout_text takes str, not {type(text).__name__} (for bytes: load_layout)"
+        )
     lines = content_lines(text)
     if not lines:
         raise FormatError("empty input: expected a 'WxHxM' line and the layout rows")

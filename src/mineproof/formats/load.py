@@ -71,10 +71,17 @@ def read_bytes(path: str, limit: int = MAX_INPUT_BYTES) -> bytes:
 def decode_text(data: bytes) -> str:
     """Return ``data`` decoded as UTF-8 (a leading byte-order mark is dropped).
 
-    Raises ``FormatError`` naming the offset of the first byte that is not UTF-8.
+    Raises ``FormatError`` naming the offset of the first byte that is not UTF-8, and
+    ``TypeError`` when ``data`` is not bytes (for a ``str``: encode it, or parse it with
+    ``Position.parse``).
     """
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise TypeError(
+            f"expected bytes, not {type(data).__name__} (for a str: encode it, or use "
+            "Position.parse)"
+        )
     try:
-        return data.decode("utf-8-sig")
+        return bytes(data).decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise FormatError(f"the input is not UTF-8 text (bad byte at offset {exc.start})") from exc
 

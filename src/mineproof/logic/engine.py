@@ -11,6 +11,7 @@ from mineproof.analysis.constraints import Clue, components_of, new_clue, propag
 from mineproof.analysis.core import forced_by
 from mineproof.bitboard import bitboard
 from mineproof.board import Layout, iter_bits
+from mineproof.errors import ArgumentError
 from mineproof.logic.levels import forced_up_to, mine_count, pair_bounds
 from mineproof.position import COVERED, FLAG, Position
 
@@ -32,6 +33,10 @@ class Engine:
     """
 
     def __init__(self, layout: Layout, start: int, protected: int = 0) -> None:
+        """Set up ``layout`` to be played from cell ``start`` (an index; nothing opened yet,
+        see :meth:`reveal`), the cells of ``protected`` never changed by :meth:`toggle`.
+        Raises ``ArgumentError`` when ``start`` is no cell of the board, or a mine."""
+        _check_safe(layout.board.size, layout.mines, start, "start")
         self.board = layout.board
         self.start = start
         self.rounds = 0
@@ -72,7 +77,9 @@ class Engine:
         return p0 >> i & 1 | (p1 >> i & 1) << 1 | (p2 >> i & 1) << 2 | (p3 >> i & 1) << 3
 
     def reveal(self, i: int) -> None:
-        """Open cell ``i`` (never a mine) and flood through zeros."""
+        """Open cell ``i`` and flood through zeros. Raises ``ArgumentError`` when ``i`` is no
+        cell of the board, or a mine (the engine plays games it does not lose)."""
+        _check_safe(self.board.size, self.mines, i, "cell")
         self._open(1 << i)
 
     def _open(self, cells: int) -> None:
@@ -309,3 +316,12 @@ class Engine:
             for i in range(self.board.size)
         )
         return Position(self.board, cells, self.total)
+
+
+def _check_safe(size: int, mines: int, i: int, name: str) -> None:
+    """Raise ``ArgumentError`` unless ``i`` is a cell index of a board of ``size`` cells that
+    is not one of ``mines``."""
+    if not 0 <= i < size:
+        raise ArgumentError(f"{name} {i} is not a cell of the board (0 to {size - 1})", name=name)
+    if mines >> i & 1:
+        raise ArgumentError(f"{name} {i} is a mine: the engine plays from safe cells", name=name)

@@ -17,6 +17,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from mineproof.analysis import Analysis, analyze
+from mineproof.analysis.conflict import contradiction_error
 from mineproof.analysis.constraints import (
     Clue,
     Constraints,
@@ -28,7 +29,7 @@ from mineproof.analysis.constraints import (
 from mineproof.analysis.core import forced_by
 from mineproof.analysis.counting import COUNT_WORK, CountTooLarge, counting_budget
 from mineproof.board import Board, iter_bits
-from mineproof.errors import TooComplexError
+from mineproof.errors import ArgumentError, TooComplexError
 from mineproof.logic import levels
 from mineproof.logic.cases import CaseProof, case_proof, one_clue_steps, settled_cells
 from mineproof.logic.deduction import Deduction
@@ -40,6 +41,7 @@ __all__ = [
     "HINT_WORK",
     "Ladder",
     "best_deduction",
+    "check_near",
     "deductions",
     "known_view",
     "known_view_and_safe",
@@ -98,16 +100,21 @@ def simple_deduction(
 
     Flags are taken as mines only with ``trust_flags``; otherwise they are left aside as
     covered cells (which of them the analysis would prove is not known). What it proves
-    follows from the numbers it cites, but the position is not checked for consistency.
+    follows from the numbers it cites, but the position is checked for consistency only as far
+    as one or two numbers go: :class:`~mineproof.errors.InconsistentPositionError` when they
+    fail (a number with too few covered cells, trusted flags beyond the mine total).
     """
     view = position
     if position.flag_mask and not trust_flags:
         cells = tuple(COVERED if code == FLAG else code for code in position.cells)
         view = Position(position.board, cells, position.mines)
-    ladder = Ladder(view)
-    found = ladder.best(0, Work(HINT_WORK), safe_only=safe_first, max_level=2)
-    if found is None and safe_first:
-        found = ladder.best(0, Work(HINT_WORK), max_level=2)
+    try:
+        ladder = Ladder(view)
+        found = ladder.best(0, Work(HINT_WORK), safe_only=safe_first, max_level=2)
+        if found is None and safe_first:
+            found = ladder.best(0, Work(HINT_WORK), max_level=2)
+    except Contradiction as exc:
+        raise contradiction_error(position, exc, trust_flags) from None
     return found
 
 
@@ -133,9 +140,19 @@ def best_deduction(
 
     The lowest level first; then one that proves a safe cell; then the fewest premises; then the
     nearest to the cells of ``near`` (the last move); then reading order. Raises as
-    :func:`deductions` does.
+    :func:`deductions` does, and ``ArgumentError`` when ``near`` holds no cells of the board
+    only (a negative mask, or bits past its last cell).
     """
+    check_near(position.board, near)
     return Ladder(known_view(position, trust_flags)).best(near, Work(work))
+
+
+def check_near(board: Board, near: int) -> None:
+    """Raise ``ArgumentError`` unless ``near`` is a bitmask of cells of ``board`` (0 or more,
+    no bit past its last cell): a negative mask has endless bits, and a walk over them never
+    ends."""
+    if near < 0 or near & ~board.full_mask:
+        raise ArgumentError(f"near must be a bitmask of the board's cells, not {near}", name="near")
 
 
 COMBINATION_CLUES = 400

@@ -28,6 +28,7 @@ from mineproof.analysis.constraints import (
 )
 from mineproof.analysis.core import forced_by
 from mineproof.board import iter_bits
+from mineproof.errors import ArgumentError
 from mineproof.logic.linear import lp_forced
 
 __all__ = [
@@ -446,9 +447,12 @@ def forced_up_to(level: int, clues: list[Clue], unknown: int, left: int) -> tupl
     """Return ``(safe, mine)``: what the techniques up to ``level`` force in one look.
 
     ``clues`` are reduced to the ``unknown`` cells, which hold ``left`` mines. Raises
-    :class:`~mineproof.analysis.constraints.Contradiction` for clues that cannot all hold.
+    :class:`~mineproof.analysis.constraints.Contradiction` for clues that cannot all hold, and
+    ``ArgumentError`` for a level that is not a whole number from 1 to 5.
     """
-    if level >= 5:
+    if type(level) is not int or not 1 <= level <= 5:
+        raise ArgumentError(f"level {level!r} is not one of 1 to 5", name="level", allowed=(1, 5))
+    if level == 5:
         return forced_by(clues, unknown, left)
     safe, mine = mine_count(unknown, left)
     if level == 1:

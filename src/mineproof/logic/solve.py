@@ -25,7 +25,8 @@ class SolveResult:
     ``solved`` says whether every safe cell was opened; ``revealed`` counts the safe cells open
     at the end, of ``safe_cells``; ``steps`` counts the rounds of deduction (each round opens
     every cell proven safe at that moment); ``position`` is the final view: the cells opened,
-    and no flag (the solve opens safe cells; the mines are the cells left covered).
+    and a flag on each mine the solve proved (the cells left covered are those it could not
+    decide).
     """
 
     start: tuple[int, int]

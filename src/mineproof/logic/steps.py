@@ -28,6 +28,7 @@ from mineproof.logic.deduction import Deduction
 from mineproof.logic.ladder import (
     HINT_WORK,
     Ladder,
+    check_near,
     known_view_and_safe,
     one_clue_best,
     two_clue_best,
@@ -239,8 +240,10 @@ def hint_steps(
     it needs only lower levels. Among equally simple deductions the one nearest the cells of
     ``near`` is taken (a review: the click; by default, the cells it can prove safe). Flags
     count as :func:`~mineproof.logic.ladder.known_view` says. Raises
-    :class:`~mineproof.errors.InconsistentPositionError` for an impossible position.
+    :class:`~mineproof.errors.InconsistentPositionError` for an impossible position, and
+    ``ArgumentError`` when ``near`` is no bitmask of the board's cells.
     """
+    check_near(position.board, near)
     view, goal = known_view_and_safe(position, trust_flags)
     budget = Work(work)
     clues = {c.cell: c for c in constraints_of(view, trust_flags=True).clues}
