@@ -358,3 +358,18 @@ def test_the_simple_deduction_names_a_conflict_it_meets(text: str, trust: bool) 
     analysis's internal Contradiction out, which ``except ValueError`` does not catch."""
     with pytest.raises(InconsistentPositionError):
         simple_deduction(Position.parse(text), trust)
+
+
+def test_a_deduction_whose_fewest_numbers_have_no_short_proof_shows_one_with_more() -> None:
+    """The 3, 2 and 2 with the mine total prove A4 safe only by cases five suppositions deep,
+    past the bound of a proof shown: the hint said "there are too many cases to show here" on
+    a 4x4 board, while with the 2 at A2 too the cases are three deep. The proof a person can
+    follow comes first; the deduction then says its premises are not the fewest."""
+    position = Position.parse("4x4x4\nHHHH\n23HH\nHHHH\nH22H")
+    d = best_deduction(position)
+    assert d is not None and d.level == 5 and d.safe_cells == [(0, 3)]
+    assert isinstance(d.proof, CaseProof)
+    assert (d.fewest, d.minimal) == (False, False)
+    assert sorted(d.premise_cells) == [(0, 1), (1, 1), (1, 3), (2, 3)]
+    view = view_of(position)
+    check_deduction(view, d, list(view.clues), Tally())

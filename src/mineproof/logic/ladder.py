@@ -57,6 +57,10 @@ _LINEAR_PREMISES = 120
 """The most premises a combination is looked for among (its simplex grows with their square);
 more only happens when the budget stopped the search for fewer, and cases are tried instead."""
 
+_WIDER_PREMISES = 40
+"""The most numbers a level-4 or level-5 deduction looks for a proof among when its fewest
+numbers have none to show (cases too deep): a few more numbers often make a short one."""
+
 _TARGETS_TRIED = 4
 """How many cells a hint at levels 3-5 compares before it takes the best deduction found."""
 
@@ -328,6 +332,13 @@ class Ladder:
                     tuple(kept),
                 )
         cases = case_proof(kept, target, is_mine)
+        if cases is None and len(kept) < len(start) <= _WIDER_PREMISES:
+            # As for the mine total (see _mine_total): a proof shown before the fewest numbers.
+            wider = case_proof(start, target, is_mine)
+            if wider is not None:
+                used = _premises_of(wider)
+                cases, kept = wider, [c for c in start if c.cell in used]
+                premises, minimal, fewest = tuple(c.cell for c in kept), False, False
         safe, mine = (0, bit) if is_mine else (bit, 0)
         return Deduction(
             self.view,
@@ -387,11 +398,23 @@ class Ladder:
         kept, minimal, fewest = fewest_premises(
             self.board, target, start, self.clues, proves, 1, False, work
         )
+        total = Clue(MINE_TOTAL, unknown, left)
+
+        def shown(clues: list[Clue]) -> LinearProof | CaseProof | None:
+            with_total = [*clues, total]
+            found = _simplest(with_total, target, is_mine, targets)
+            return found or self._count_or_cases(with_total, target, is_mine, targets)
+
+        proof = shown(kept)
+        if proof is None and len(kept) < len(start) <= _WIDER_PREMISES:
+            # The fewest numbers may prove it only by cases too deep to show, where more of
+            # them make a short proof: one a person can follow comes before the fewest.
+            wider = shown(start)
+            if wider is not None:
+                used = _premises_of(wider)
+                proof, kept = wider, [c for c in start if c.cell in used]
+                minimal = fewest = False
         premises = tuple(c.cell for c in kept)
-        with_total = [*kept, Clue(MINE_TOTAL, unknown, left)]
-        proof: LinearProof | CaseProof | None = _simplest(with_total, target, is_mine, targets)
-        if proof is None:
-            proof = self._count_or_cases(with_total, target, is_mine, targets)
         if isinstance(proof, LinearProof):
             safe, mine = proof.safe, proof.mine
         else:
@@ -780,6 +803,24 @@ def _ball(
         if len(grown) == len(inside):
             return list(clues)
         inside = grown
+
+
+def _premises_of(proof: LinearProof | CaseProof) -> set[int]:
+    """Return the cells of the numbers ``proof`` uses (the mine total left out)."""
+    if isinstance(proof, LinearProof):
+        used = {cell for cell, _ in proof.combination}
+        events = list(proof.given)
+    else:
+        used = set()
+        events = list(proof.given)
+        branches = [proof.refuted]
+        while branches:
+            branch = branches.pop()
+            events += branch.chain
+            branches += branch.split or ()
+    used |= {e.premise for e in events}
+    used.discard(MINE_TOTAL)
+    return used
 
 
 def _distance_to(board: Board, cells: tuple[int, ...] | list[int], near: int) -> int:
