@@ -361,6 +361,17 @@ def test_a_hopeless_guess_free_board_is_refused_within_its_budget_and_the_game_w
     assert row is not None and row.layout is None and row.moves == []
 
 
+def test_a_board_past_half_mined_is_made_at_the_first_click(store: Store, clock: Clock) -> None:
+    """30x16 with 350 mines: the web's 40 layouts were refused ("try fewer mines") before
+    layouts were grown around the first click; the game now starts, with its 350 mines."""
+    games = Games(store, clock=clock, seeds=counted_seeds())
+    view = games.create("custom", 30, 16, 350)
+    after = games.move(view["id"], "open", 15, 8).view
+    assert after["state"] in ("playing", "won")
+    row = store.load(view["id"])
+    assert row is not None and row.layout is not None and int(row.layout, 16).bit_count() == 350
+
+
 # --- help -----------------------------------------------------------------------------------
 
 
