@@ -159,4 +159,7 @@ def test_a_format_reason_carries_exactly_its_details() -> None:
     assert FormatError("x").to_json()["details"] == {}
     for reason, details in [("cell-code", {}), ("row-count", {"found": 2}), ("new", {})]:
         with pytest.raises(TypeError, match=reason):
-            FormatError("x", reason=reason, details=details)
+            FormatError("x", reason=reason, details=details)  # type: ignore[arg-type]
+    # The details in any order.
+    shuffled = FormatError("x", reason="row-count", details={"found": 2, "expected": 3})
+    assert shuffled.details == {"found": 2, "expected": 3}

@@ -26,14 +26,17 @@ web app's pool, ``--jobs``, a Dask cluster) reaches the caller as it was raised.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from types import MappingProxyType
+from typing import Any, ClassVar, Literal
 
 __all__ = [
     "FORMAT_REASONS",
     "STATUS",
     "ArgumentError",
     "FormatError",
+    "FormatReason",
     "GameNotStartedError",
     "GameOverError",
     "IllegalMoveError",
@@ -42,6 +45,7 @@ __all__ = [
     "NotFoundError",
     "TooComplexError",
     "UsageError",
+    "check_rng",
     "check_work",
     "exit_status",
     "http_status",
@@ -83,24 +87,39 @@ def _restored(cls: type[MineproofError], args: tuple[Any, ...], data: _Data) -> 
     return error
 
 
-FORMAT_REASONS: dict[str, tuple[str, ...]] = {
-    "not-a-position": (),
-    "header-range": (),
-    "row-count": ("expected", "found"),
-    "row-length": ("row", "expected", "found"),
-    "cell-code": ("code",),
-    "grid-shape": (),
-    "grid-row-length": ("row", "expected", "found"),
-    "grid-value": ("row", "column", "value"),
-    "json": (),
-}
+FormatReason = Literal[
+    "not-a-position",
+    "size-range",
+    "row-count",
+    "row-length",
+    "cell-code",
+    "grid-shape",
+    "grid-row-length",
+    "grid-value",
+    "json",
+]
+"""The names of :data:`FORMAT_REASONS`."""
+
+FORMAT_REASONS: Mapping[FormatReason, tuple[str, ...]] = MappingProxyType(
+    {
+        "not-a-position": (),
+        "size-range": (),
+        "row-count": ("expected", "found"),
+        "row-length": ("row", "expected", "found"),
+        "cell-code": ("code",),
+        "grid-shape": (),
+        "grid-row-length": ("row", "expected", "found"),
+        "grid-value": ("row", "column", "value"),
+        "json": (),
+    }
+)
 """What can be wrong in a pasted position, by name (a :class:`FormatError`'s ``reason``), with
 the names of the ``details`` each carries, so that a client can say it in its own language
 (the web page has a string for each):
 
 - ``not-a-position``: the first line is no ``WxHxM`` header, nor the text an ms-toollib grid;
-- ``header-range``: a side of the header outside 1..255, or a number of it negative or of
-  more than 9 digits;
+- ``size-range``: a side of the board (the header's, or a grid's) outside 1..255, or a
+  number of the header negative or of more than 9 digits;
 - ``row-count``: the header's height ``expected``, but ``found`` rows follow;
 - ``row-length``: row ``row`` (1-based) holds ``found`` cells, the header's width ``expected``;
 - ``cell-code``: ``code``, a character, is no cell of the text (``0``-``8``, ``H``, ``F``);
@@ -130,11 +149,11 @@ class FormatError(MineproofError):
         line: int | None = None,
         column: int | None = None,
         excerpt: str | None = None,
-        reason: str | None = None,
+        reason: FormatReason | None = None,
         details: Mapping[str, int | str] | None = None,
     ) -> None:
         details = dict(details or {})
-        if reason is not None and tuple(details) != FORMAT_REASONS.get(reason):
+        if reason is not None and set(details) != set(FORMAT_REASONS.get(reason, ("?",))):
             # A caller's mistake, not the input's: every reason a page words is listed.
             raise TypeError(f"format reason {reason!r} with details {sorted(details)}")
         self.line = line
@@ -194,6 +213,19 @@ def check_work(work: int) -> int:
             f"work {work!r}: expected a whole number of work units, 0 or more", name="work"
         )
     return work
+
+
+def check_rng(rng: object) -> None:
+    """Raise ``TypeError`` unless ``rng`` is a ``random.Random`` (``None`` given by mistake
+    drew nothing, or failed deep inside). Returns nothing.
+
+    >>> check_rng(None)
+    Traceback (most recent call last):
+    ...
+    TypeError: rng must be a random.Random, not NoneType
+    """
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
 
 
 class UsageError(ArgumentError):

@@ -36,7 +36,7 @@ from mineproof.board import (
     check_room,
     iter_bits,
 )
-from mineproof.errors import ArgumentError, GameOverError, IllegalMoveError
+from mineproof.errors import ArgumentError, GameOverError, IllegalMoveError, check_rng
 from mineproof.position import COVERED, FLAG, Position
 
 __all__ = ["Game", "GameState"]
@@ -145,8 +145,7 @@ class Game:
         81
         """
         check_first_click(rule)
-        if not isinstance(rng, random.Random):
-            raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
+        check_rng(rng)
         # The largest start area: one cell, or the biggest 3x3 block that fits on the board.
         largest_area = {
             "none": 0,

@@ -47,7 +47,7 @@ def parse_header(line: str, number: int | None = None) -> tuple[int, int, int] |
                 f"the header's {name} {value[:12]} is negative",
                 line=number,
                 excerpt=line.strip()[:40],
-                reason="header-range",
+                reason="size-range",
             )
         return None
     for name, digits in zip(("width", "height", "mine total"), match.groups(), strict=True):
@@ -57,7 +57,7 @@ def parse_header(line: str, number: int | None = None) -> tuple[int, int, int] |
                 "large (sides 1..255)",
                 line=number,
                 excerpt=line.strip()[:40] + ("..." if len(line.strip()) > 40 else ""),
-                reason="header-range",
+                reason="size-range",
             )
     width, height, mines = (int(g) for g in match.groups())
     return width, height, mines
@@ -226,7 +226,7 @@ class Position:
         try:
             board = Board(width, height)
         except FormatError as exc:
-            raise FormatError(str(exc), line=n0, excerpt=header, reason="header-range") from None
+            raise FormatError(str(exc), line=n0, excerpt=header, reason="size-range") from None
         rows = lines[1:]
         if len(rows) != height:
             raise FormatError(

@@ -13,7 +13,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mineproof.board import Board, Layout
-from mineproof.errors import FORMAT_REASONS, ArgumentError, FormatError, NotFoundError
+from mineproof.errors import (
+    FORMAT_REASONS,
+    ArgumentError,
+    FormatError,
+    FormatReason,
+    NotFoundError,
+)
 from mineproof.formats import (
     format_grid,
     format_layout_text,
@@ -155,10 +161,10 @@ def test_load_position_unrecognised(data: bytes) -> None:
     [
         (b"", "not-a-position", {}),
         (b"hello\n", "not-a-position", {}),
-        (b"3x1x-1\nHHH", "header-range", {}),
-        (b"0x3x1\nH", "header-range", {}),
-        (b"256x1x1\n" + b"H" * 256, "header-range", {}),
-        (b"3x1x1234567890\nHHH", "header-range", {}),
+        (b"3x1x-1\nHHH", "size-range", {}),
+        (b"0x3x1\nH", "size-range", {}),
+        (b"256x1x1\n" + b"H" * 256, "size-range", {}),
+        (b"3x1x1234567890\nHHH", "size-range", {}),
         (b"4x3x3\n01HH\n13HH\n", "row-count", {"expected": 3, "found": 2}),
         (b"4x3x3\n01HH\n13H\nHHHH", "row-length", {"row": 2, "expected": 4, "found": 3}),
         (b"4x1x1\n01?H", "cell-code", {"code": "?"}),
@@ -167,11 +173,11 @@ def test_load_position_unrecognised(data: bytes) -> None:
         (b"[[]]", "grid-shape", {}),
         (b"[[1, 10], [1]]", "grid-row-length", {"row": 2, "expected": 2, "found": 1}),
         (b'[[1, 10], [10, "x"]]', "grid-value", {"row": 2, "column": 2, "value": '"x"'}),
-        (b"[[" + b"10," * 299 + b"10]]", "header-range", {}),
+        (b"[[" + b"10," * 299 + b"10]]", "size-range", {}),
     ],
 )
 def test_load_position_names_the_reason_a_page_can_word(
-    data: bytes, reason: str, details: dict[str, object]
+    data: bytes, reason: FormatReason, details: dict[str, object]
 ) -> None:
     """Each way a pasted text can fail to be a position is named with the values it carries
     (the web page says it in its own language from them, not in the message's English)."""

@@ -10,7 +10,7 @@ import pytest
 
 from mineproof import generate as generate_module
 from mineproof.board import Board
-from mineproof.generate import _grown, generate
+from mineproof.generate import GROWN_CELLS_PER_STEP, GenerationError, _grown, _Watch, generate
 
 from .oracle import clears, ms_toollib_clears, neighbours, start_area
 
@@ -33,12 +33,37 @@ def test_a_grown_layout_is_one_piece_of_free_cells_around_the_start(
     rule: str, start: tuple[int, int] | None, seed: int
 ) -> None:
     width, height, mines = 9, 7, 40
-    layout, at = _grown(Board(width, height), mines, random.Random(seed), rule, start)  # type: ignore[arg-type]
+    watch = _Watch(None, None, lambda **_: "", None, 1)
+    layout, at = _grown(Board(width, height), mines, random.Random(seed), rule, start, watch)  # type: ignore[arg-type]
     assert start is None or at == start
     assert layout.mine_count == mines
     free = {i for i in range(width * height) if not layout.mines >> i & 1}
     assert set(start_area(width, height, at, rule)) <= free
     assert _connected(width, height, free)
+
+
+def test_growing_a_layout_is_charged_to_the_work_budget() -> None:
+    """Growing the free cells of a 255x255 board one at a time took 6 s of CPU, charged as
+    one fresh layout: a run with a budget of 8 went on for 10 s where its budget allows less
+    than one. Each cell added is charged now, and the budget stops the growth."""
+    board = Board(100, 100)
+    free = board.size - 6000 - 9
+    watch = _Watch(None, None, lambda **_: "", None, board.size)
+    _grown(board, 6000, random.Random(1), "opening", (50, 50), watch)
+    assert watch.steps == -(-free // GROWN_CELLS_PER_STEP)
+    short = _Watch(None, None, lambda **_: "spent", 3 * board.size, board.size)
+    with pytest.raises(GenerationError, match="spent"):
+        _grown(board, 6000, random.Random(1), "opening", (50, 50), short)
+
+
+def test_a_single_layout_of_a_dense_board_gets_the_whole_budget() -> None:
+    """With one fresh layout allowed, no grown one can follow: the uniform one was cut off at
+    a quarter of the budget all the same."""
+    board = Board(100, 100)
+    with pytest.raises(GenerationError) as caught:
+        generate(board, 6000, random.Random(1), start=(4, 4), budget=1)
+    assert caught.value.layouts == 1
+    assert "within the work budget" in str(caught.value)
 
 
 @pytest.mark.parametrize("mines", [12, 14, 16])

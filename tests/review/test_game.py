@@ -576,6 +576,8 @@ def test_a_grade_too_complex_leaves_the_review_without_a_grade(
         ("en", "The deduction missed: Level 2 (two clues): The 2 at D3"),
         ("ja", "見落とした推論\uff1aレベル2\uff082つの数字\uff09\uff1aD3の2"),
         ("ja", "B2にフラグを立てたとします。C3の2"),
+        ("ru", ": уровень 2"),
+        ("fr", "#4\u00a0: une erreur sur A1"),
     ],
 )
 def test_the_deduction_missed_follows_its_colon_as_the_language_writes(

@@ -2790,11 +2790,13 @@ def test_a_text_that_is_no_position_is_refused_in_the_pages_language(page: Page)
     """The page's words for a text it cannot read are followed by what is wrong in it, in the
     page's language (the server names the reason, the page words it), and name a column only
     where the server gives one: the page once said "Line 3, column 1" for a missing last row,
-    and never why; then it said why in English only."""
+    and never why; then it said why in English only (and then, in Japanese, with a space
+    after the page's full stop)."""
     page.click("#tab-analysis")
     page.wait_for_selector("#analysis-result[data-state=ok]")
-    for lang in ("en", "de"):
+    for lang in ("en", "de", "ja"):
         words = page_strings(lang)
+        gap = "" if lang == "ja" else " "  # none after a Japanese full stop
         if lang != "en":
             page.select_option("#lang", lang)
             page.wait_for_function(f"document.documentElement.lang === '{lang}'")
@@ -2805,7 +2807,7 @@ def test_a_text_that_is_no_position_is_refused_in_the_pages_language(page: Page)
                 row=1, found=3, expected=4
             ),
             "01HH\n13HH\nHHHH\n": words["format_not_a_position"],
-            "300x1x3\nH\n": words["format_header_range"],
+            "300x1x3\nH\n": words["format_size_range"],
             "[[1, 10], [1]]": words["format_grid_row_length"].format(row=2, found=1, expected=2),
             "[[1, 10], [9, 10]]": words["format_grid_value"].format(row=2, column=1, value=9),
             "[[1, 10], {}]": words["format_grid_shape"],
@@ -2813,21 +2815,20 @@ def test_a_text_that_is_no_position_is_refused_in_the_pages_language(page: Page)
         for text, reason in refused.items():
             page.fill("#paste", text)
             page.click("#load-paste")
-            _result_is(page, f"{words['error_format']} {reason}")
+            _result_is(page, f"{words['error_format']}{gap}{reason}")
         page.fill("#paste", "4x3x3\n01?H\n13HH\nHHHH\n")
         page.click("#load-paste")
-        _result_is(page, f"{at} {words['format_cell_code'].format(code='?')}")
+        _result_is(page, f"{at}{gap}{words['format_cell_code'].format(code='?')}")
         page.fill("#paste", "[[1, 10]\n [1, 11]]")
         page.click("#load-paste")
         at_json = words["error_format_at"].format(line=2, column=2)
-        _result_is(page, f"{at_json} {words['format_json']}")
+        _result_is(page, f"{at_json}{gap}{words['format_json']}")
     # A message shown follows the language: it is worded again from the reason.
     page.fill("#paste", "4x3x3\n01HH\n13HH\n")
     page.click("#load-paste")
+    japanese = page_strings("ja")
     _result_is(
-        page,
-        f"{page_strings('de')['error_format']} "
-        + page_strings("de")["format_row_count"].format(expected=3, found=2),
+        page, japanese["error_format"] + japanese["format_row_count"].format(expected=3, found=2)
     )
     page.select_option("#lang", "fr")
     french = page_strings("fr")

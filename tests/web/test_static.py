@@ -12,6 +12,7 @@ from importlib.resources.abc import Traversable
 from babel.messages.extract import extract_python
 from babel.messages.pofile import read_po
 
+from mineproof.errors import FORMAT_REASONS
 from mineproof.explain import LANGUAGES
 from mineproof.explain.text import LOCALES
 from mineproof.web.games import LEVELS
@@ -71,8 +72,11 @@ def test_every_key_the_page_uses_exists_and_none_is_unused() -> None:
     text = _page_text()
     used = {key for groups in USES.findall(text) for key in groups if key}
     assert used - english.keys() == set()
-    # Unused: named nowhere in the page's code (the level menu names the levels of /api/meta).
-    named = set(re.findall(r'"(\w+)"', text)) | set(LEVELS)
+    # Unused: named nowhere in the page's code (the level menu names the levels of /api/meta;
+    # errorText names the string of a format error by its reason, "format_" and the reason).
+    assert '"format_" + d.reason.replaceAll("-", "_")' in text
+    reasons = {"format_" + reason.replace("-", "_") for reason in FORMAT_REASONS}
+    named = set(re.findall(r'"(\w+)"', text)) | set(LEVELS) | reasons
     assert english.keys() - named == set()
 
 

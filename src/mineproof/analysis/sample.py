@@ -15,7 +15,6 @@ guessed cell, and by :func:`count_arrangements` to weigh such conditions.
 from __future__ import annotations
 
 import random
-from math import comb
 
 from mineproof.analysis.constraints import (
     Clue,
@@ -27,7 +26,7 @@ from mineproof.analysis.constraints import (
 from mineproof.analysis.core import ANALYSIS_WORK, component_counts, count_total
 from mineproof.analysis.counting import counting_budget, current_budget, product_cost
 from mineproof.board import iter_bits
-from mineproof.errors import ArgumentError
+from mineproof.errors import ArgumentError, check_rng
 from mineproof.position import Position
 
 __all__ = ["count_arrangements", "sample_arrangement", "sample_with_a_mine_among"]
@@ -109,7 +108,7 @@ def sample_arrangement(
     >>> bin(sample_arrangement(Position.parse("3x1x1\\nH1H"), random.Random(1), safe=0b001))
     '0b100'
     """
-    _check_rng(rng)
+    check_rng(rng)
     with counting_budget(work):
         try:
             unknown, left, clues, fixed = _conditioned(position, mines, safe, trust_flags)
@@ -125,12 +124,6 @@ def _check_position(position: Position) -> None:
     """Raise ``TypeError`` unless ``position`` is a :class:`Position`."""
     if not isinstance(position, Position):
         raise TypeError(f"expected a Position, not {type(position).__name__}")
-
-
-def _check_rng(rng: random.Random) -> None:
-    """Raise ``TypeError`` unless ``rng`` is a ``random.Random``."""
-    if not isinstance(rng, random.Random):
-        raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
 
 
 def _draw(unknown: int, left: int, clues: list[Clue], rng: random.Random) -> tuple[int, int]:
@@ -151,9 +144,14 @@ def _draw(unknown: int, left: int, clues: list[Clue], rng: random.Random) -> tup
     outside = unknown & ~(frontier | safe | mine)
     u = outside.bit_count()
     # ways[c][m]: the ways to place m mines on components c, c+1, ... and the outside cells.
-    ways = [[comb(u, m) for m in range(left + 1)]]
     budget = current_budget()
     cells = sum(sum(cc.sizes) for _, cc in comps)
+    # C(u, m) for every m from the one before: each a product and a division, charged.
+    budget.charge(product_cost([u], range(left + 1)), len(clues), cells, len(comps))
+    row = [1]
+    for m in range(left):
+        row.append(row[-1] * (u - m) // (m + 1))
+    ways = [row]
     for _, cc in reversed(comps):
         after = ways[-1]
         weights = cc.weights
@@ -217,7 +215,7 @@ def sample_with_a_mine_among(
     '0b1'
     """
     _check_position(position)
-    _check_rng(rng)
+    check_rng(rng)
     if cells < 0:
         raise ArgumentError("the cells are a bitmask, 0 or more")
     with counting_budget(work):

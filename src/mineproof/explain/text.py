@@ -208,7 +208,7 @@ def _listed(mask: int) -> int:
     return 1 if mask.bit_count() == 1 else 2
 
 
-_LOWER_AFTER_COLON = frozenset({"es", "fr", "pt"})
+_LOWER_AFTER_COLON = frozenset({"es", "fr", "pt", "ru"})
 """The languages that write the first word after a colon in lower case (English and German
 write a sentence after it with its capital)."""
 
@@ -225,14 +225,16 @@ def colon(lang: str = "en") -> str:
 
 def after_colon(lead: str, text: str, lang: str = "en") -> str:
     """Return ``lead``, which ends with a colon (or a full stop), then ``text`` as ``lang``
-    writes them: a space between, none after full-width punctuation (Japanese, Chinese); in
-    French, Spanish and Portuguese the first word of ``text`` in lower case (a cell name, "A1",
-    is left as it is).
+    writes them: a space between, none after full-width punctuation (Japanese, Chinese); after
+    a colon in French, Spanish, Portuguese and Russian, the first word of ``text`` in lower
+    case (a cell name, "A1", is left as it is). Raises nothing.
 
     >>> after_colon("Niveau 1 (un seul nombre) :", "Le 1 en A1 touche 1 mine.", "fr")
     'Niveau 1 (un seul nombre) : le 1 en A1 touche 1 mine.'
     >>> after_colon("Level 1 (one clue):", "The 1 at A1 ...", "en")
     'Level 1 (one clue): The 1 at A1 ...'
+    >>> after_colon("Une fois A1 marquée.", "Le 1 en B2 ...", "fr")
+    'Une fois A1 marquée. Le 1 en B2 ...'
     >>> full_width = chr(0xFF1A)
     >>> after_colon("Label" + full_width, "A1", "ja") == "Label" + full_width + "A1"
     True
@@ -240,7 +242,7 @@ def after_colon(lead: str, text: str, lang: str = "en") -> str:
     if lead and east_asian_width(lead[-1]) in "FW":  # a full-width colon or full stop
         return lead + text
     word = len(text) > 1 and text[0].isupper() and (text[1].islower() or text[1] == " ")
-    if lang in _LOWER_AFTER_COLON and word:
+    if lang in _LOWER_AFTER_COLON and lead.endswith(":") and word:
         text = text[0].lower() + text[1:]
     return f"{lead} {text}"
 

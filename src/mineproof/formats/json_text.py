@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mineproof.errors import FormatError
+from mineproof.errors import FormatError, FormatReason
 
 __all__ = ["describe_json_error", "read_json"]
 
@@ -49,7 +49,9 @@ def describe_json_error(error: json.JSONDecodeError) -> str:
     return next((plain for start, plain in _DESCRIPTIONS if error.msg.startswith(start)), error.msg)
 
 
-def read_json(text: str | bytes, context: str, expected: str) -> Any:
+def read_json(
+    text: str | bytes, context: str, expected: str, reason: FormatReason | None = None
+) -> Any:
     """Return the value of the JSON text ``text`` (bytes in UTF-8, UTF-16 or UTF-32).
 
     Raises ``FormatError("{context}: {problem}")``: for malformed JSON, the problem as
@@ -57,7 +59,8 @@ def read_json(text: str | bytes, context: str, expected: str) -> Any:
     is empty or only whitespace, ``empty input: expected {expected}``; for bytes that are not
     text, the first bad byte; for a number of thousands of digits (Python reads no int of over
     4,300) and lists or objects nested too deeply (Python's recursion limit), a phrase that
-    says so.
+    says so. Each error carries ``reason``, when given (see
+    :data:`~mineproof.errors.FORMAT_REASONS`).
 
     >>> read_json('{"mines": 10}', "not a game", "a JSON object")
     {'mines': 10}
@@ -70,15 +73,21 @@ def read_json(text: str | bytes, context: str, expected: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         if not exc.doc.strip(_WHITESPACE):
-            raise FormatError(f"{context}: empty input: expected {expected}") from None
+            raise FormatError(
+                f"{context}: empty input: expected {expected}", reason=reason
+            ) from None
         raise FormatError(
-            f"{context}: {describe_json_error(exc)}", line=exc.lineno, column=exc.colno
+            f"{context}: {describe_json_error(exc)}",
+            line=exc.lineno,
+            column=exc.colno,
+            reason=reason,
         ) from None
     except UnicodeDecodeError as exc:
         raise FormatError(
-            f"{context}: not {exc.encoding.upper()} text (bad byte at offset {exc.start})"
+            f"{context}: not {exc.encoding.upper()} text (bad byte at offset {exc.start})",
+            reason=reason,
         ) from None
     except ValueError:  # the only other: an int of over 4,300 digits
-        raise FormatError(f"{context}: a number has thousands of digits") from None
+        raise FormatError(f"{context}: a number has thousands of digits", reason=reason) from None
     except RecursionError:
-        raise FormatError(f"{context}: lists or objects nested too deeply") from None
+        raise FormatError(f"{context}: lists or objects nested too deeply", reason=reason) from None

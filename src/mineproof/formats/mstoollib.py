@@ -45,11 +45,7 @@ def parse_grid(text: str, mines: int | None) -> Position:
         # Named for the caller to say how to give it (the command line's --mines N, a
         # request's field mines).
         raise ArgumentError("an ms-toollib grid has no mine total", name="mines")
-    try:
-        grid = read_json(text, "invalid JSON", f"an ms-toollib grid, {_SHAPE}")
-    except FormatError as exc:
-        exc.reason = "json"  # it carries no details
-        raise
+    grid = read_json(text, "invalid JSON", f"an ms-toollib grid, {_SHAPE}", "json")
     if not isinstance(grid, list) or not all(isinstance(row, list) for row in grid):
         raise FormatError(f"an ms-toollib grid must be {_SHAPE}", reason="grid-shape")
     if not grid or not grid[0]:
@@ -79,9 +75,8 @@ def parse_grid(text: str, mines: int | None) -> Position:
             cells.append(code)
     try:
         board = Board(width, len(grid))
-    except FormatError as exc:
-        exc.reason = "header-range"
-        raise
+    except FormatError as exc:  # a side outside 1..255: its message, with the reason
+        raise FormatError(str(exc), reason="size-range") from None
     return Position(board, tuple(cells), mines)
 
 

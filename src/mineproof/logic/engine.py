@@ -11,7 +11,7 @@ from mineproof.analysis.constraints import Clue, components_of, new_clue, propag
 from mineproof.analysis.core import forced_by
 from mineproof.bitboard import bitboard
 from mineproof.board import Layout, iter_bits
-from mineproof.errors import ArgumentError
+from mineproof.errors import ArgumentError, IllegalMoveError
 from mineproof.logic.levels import forced_up_to, mine_count, pair_bounds
 from mineproof.position import COVERED, FLAG, Position
 
@@ -35,8 +35,11 @@ class Engine:
     def __init__(self, layout: Layout, start: int, protected: int = 0) -> None:
         """Set up ``layout`` to be played from cell ``start`` (an index; nothing opened yet,
         see :meth:`reveal`), the cells of ``protected`` never changed by :meth:`toggle`.
-        Raises ``ArgumentError`` when ``start`` is no cell of the board, or a mine."""
-        _check_safe(layout.board.size, layout.mines, start, "start")
+        Raises ``ArgumentError`` when ``start`` is no cell of the board and
+        ``IllegalMoveError`` when it is a mine (as :meth:`~mineproof.board.Layout.start_index`
+        does, which checks it)."""
+        _check_cell(layout.board.size, start)
+        layout.start_index(layout.board.xy(start))
         self.board = layout.board
         self.start = start
         self.rounds = 0
@@ -78,8 +81,12 @@ class Engine:
 
     def reveal(self, i: int) -> None:
         """Open cell ``i`` and flood through zeros. Raises ``ArgumentError`` when ``i`` is no
-        cell of the board, or a mine (the engine plays games it does not lose)."""
-        _check_safe(self.board.size, self.mines, i, "cell")
+        cell of the board and ``IllegalMoveError`` when it is a mine (the engine plays games it
+        does not lose)."""
+        _check_cell(self.board.size, i)
+        if self.mines >> i & 1:
+            x, y = self.board.xy(i)
+            raise IllegalMoveError(f"cell ({x}, {y}) is a mine: the engine opens safe cells only")
         self._open(1 << i)
 
     def _open(self, cells: int) -> None:
@@ -318,10 +325,7 @@ class Engine:
         return Position(self.board, cells, self.total)
 
 
-def _check_safe(size: int, mines: int, i: int, name: str) -> None:
-    """Raise ``ArgumentError`` unless ``i`` is a cell index of a board of ``size`` cells that
-    is not one of ``mines``."""
+def _check_cell(size: int, i: int) -> None:
+    """Raise ``ArgumentError`` unless ``i`` is a cell index of a board of ``size`` cells."""
     if not 0 <= i < size:
-        raise ArgumentError(f"{name} {i} is not a cell of the board (0 to {size - 1})", name=name)
-    if mines >> i & 1:
-        raise ArgumentError(f"{name} {i} is a mine: the engine plays from safe cells", name=name)
+        raise ArgumentError(f"cell index {i} is not on the board (0 to {size - 1})", name="cell")

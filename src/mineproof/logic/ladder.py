@@ -401,6 +401,8 @@ class Ladder:
         total = Clue(MINE_TOTAL, unknown, left)
 
         def shown(clues: list[Clue]) -> LinearProof | CaseProof | None:
+            """Return the proof of ``target`` a person follows best from ``clues`` and the
+            mine total (see :meth:`_count_or_cases`), or ``None``. Raises nothing."""
             with_total = [*clues, total]
             found = _simplest(with_total, target, is_mine, targets)
             return found or self._count_or_cases(with_total, target, is_mine, targets)
@@ -806,7 +808,8 @@ def _ball(
 
 
 def _premises_of(proof: LinearProof | CaseProof) -> set[int]:
-    """Return the cells of the numbers ``proof`` uses (the mine total left out)."""
+    """Return the cells of the numbers ``proof`` uses (the mine total left out). Raises
+    nothing."""
     if isinstance(proof, LinearProof):
         used = {cell for cell, _ in proof.combination}
         events = list(proof.given)

@@ -41,6 +41,7 @@ from mineproof.board import cell_name
 from mineproof.errors import MineproofError, TooComplexError
 from mineproof.explain import (
     DECIMAL_SEPARATORS,
+    after_colon,
     colon,
     decimal_text,
     level_name,
@@ -651,7 +652,7 @@ def _click_line(click: ReviewedClick, lang: str, threshold: float, every_click: 
     when = ""
     if click.time is not None:
         when = t.gettext("{time} s").format(time=_seconds(click.time, lang)) + " "
-    return f"{when}#{click.number}{colon(lang)} " + sentences(texts)
+    return after_colon(f"{when}#{click.number}{colon(lang)}", sentences(texts), lang)
 
 
 def mistakes_table(rows: Iterable[tuple[str, Summary]], lang: str = "en") -> str:

@@ -150,7 +150,7 @@ def page_strings(lang: str) -> dict[str, str]:
             "Paste JSMinesweeper text (a first line such as 30x16x99, then the rows, of 0 to 8, "
             "H and F) or an ms-toollib grid (a JSON list of rows of numbers).",
         ),
-        "format_header_range": t.pgettext(
+        "format_size_range": t.pgettext(
             "page", "A board's sides go from 1 to 255 cells, and its mine total from 0."
         ),
         "format_row_count": t.pgettext(

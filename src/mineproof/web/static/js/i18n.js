@@ -93,13 +93,14 @@ export function errorText(err, labels = {}) {
       // The page says a line and a column only when the server gives both; the server's message
       // drops the place it leads with then ("line 2, column 3: ").
       const key = typeof d.reason === "string" ? "format_" + d.reason.replaceAll("-", "_") : "";
+      const worded = key in table;
       let reason = typeof d.error === "string" ? d.error : "";
-      if (key in table) reason = t(key, d.details || {});
+      if (worded) reason = t(key, d.details || {});
       if (d.line && d.column) {
         const rest = reason.replace(/^line \d+, column \d+: /, "");
-        return joinReason(t("error_format_at", { line: d.line, column: d.column }), rest);
+        return joinReason(t("error_format_at", { line: d.line, column: d.column }), rest, !worded);
       }
-      return joinReason(t("error_format"), reason);
+      return joinReason(t("error_format"), reason, !worded);
     }
     case "argument": {
       if (d.name === "size") return t("error_board_small");
@@ -122,11 +123,15 @@ export function errorText(err, labels = {}) {
   return t("error_other", { status: err.status });
 }
 
-// Return `words` followed by `reason` (the server's, in English) as a sentence of its own,
-// capitalised; `words` alone when there is no reason.
-function joinReason(words, reason) {
+// Return `words` followed by `reason` as a sentence of its own, with `capital` its first
+// letter made a capital (the server's English message starts in lower case; the page's own
+// strings are written as they are shown); no space after a full stop of Japanese or Chinese
+// (。), as the server's texts join theirs; `words` alone when there is no reason.
+function joinReason(words, reason, capital = true) {
   const text = reason.trim();
-  return text ? `${words} ${text[0].toUpperCase()}${text.slice(1)}` : words;
+  if (!text) return words;
+  const space = /[\u3000-\u303f\uff00-\uffef]$/.test(words) ? "" : " ";
+  return `${words}${space}${capital ? text[0].toUpperCase() : text[0]}${text.slice(1)}`;
 }
 
 const SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹";
