@@ -1658,7 +1658,9 @@ def test_the_tutors_words_follow_a_language_switch(page: Page, store: Store) -> 
         f"document.querySelector('#message').innerText.includes({french['steps'][0]['text']!r})"
     )
     text = page.inner_text("#message")
-    assert all(step["text"] in text for step in french["steps"])
+    # A later step is shown with its label, in a row as French writes them (``labelled``).
+    shown = [s["text"] if n == 0 else s["labelled"] for n, s in enumerate(french["steps"])]
+    assert all(words in text for words in shown)
     assert tutor["steps"][0]["text"] not in text
     assert page.locator("#message.tutor").count() == 1
     assert _view(page)["assists"] == 0
@@ -2097,7 +2099,7 @@ def test_a_lost_game_worded_again_does_not_come_back_over_a_new_game(
 def _analysis_words(page: Page, text: str, lang: str) -> str:
     """Return the words the Analysis view shows for the position ``text`` in ``lang``: its
     label (the page's words, the count grouped as the browser groups digits in ``lang``) over
-    its hint (the server's)."""
+    its hint (the server's label and text in a row, ``labelled``)."""
     found = analyze_text(text, None, False, lang, MAX_SIDE)
     a, h = found["analysis"], found["hint"]
     assert len(a["arrangements"]) <= 15  # shown in full
@@ -2105,7 +2107,7 @@ def _analysis_words(page: Page, text: str, lang: str) -> str:
     count = page.evaluate(group, [int(a["arrangements"]), lang])
     words = page_strings(lang)["arrangements"]
     label = words.format(n=count, safe=len(a["safe"]), mine=len(a["mine"]))
-    return f"{label}\n{h['label'] + ' ' if h['label'] else ''}{h['text']}"
+    return f"{label}\n{h['labelled']}"
 
 
 def test_an_analysis_awaited_at_a_language_switch_is_shown_in_the_new_language(

@@ -8,7 +8,7 @@ from fractions import Fraction
 from mineproof.analysis import analyze
 from mineproof.board import iter_bits
 from mineproof.position import Position
-from mineproof.web.work import hint
+from mineproof.web.work import hint, hint_json
 
 # A random beginner board after its first click: the numbers prove mines, no safe cell.
 ONLY_MINES = Position.parse(
@@ -44,3 +44,18 @@ def test_a_hint_that_proves_only_mines_goes_on_to_the_guess() -> None:
     # A hint whose steps end in a safe cell has no guess.
     flagless = Position.parse("4x3x3\n001H\n112H\nHHHH")
     assert "guess_text" not in hint(flagless, "en")
+
+
+def test_a_hints_label_and_text_are_in_a_row_as_the_language_writes_them() -> None:
+    """The page joined each step's label and text with a space: "Niveau 5 (...) : Il reste",
+    and a space after the Japanese label's full-width colon. The server gives them in a row
+    (``labelled``)."""
+    position = Position.parse("4x3x3\n01HH\n13HH\nHHHH")
+    french = hint_json(position, "fr")
+    assert french["labelled"] == french["label"] + " " + "i" + french["text"][1:]
+    japanese = hint_json(position, "ja")
+    assert japanese["labelled"] == japanese["label"] + japanese["text"]
+    english = hint_json(position, "en")
+    assert english["labelled"] == english["label"] + " " + english["text"]
+    for step in french["steps"]:
+        assert step["labelled"].startswith(step["label"] + " ")

@@ -24,7 +24,7 @@ from mineproof.batch import pre_revealed
 from mineproof.board import Board, Layout
 from mineproof.english import counted
 from mineproof.errors import ArgumentError, InconsistentPositionError, TooComplexError
-from mineproof.explain import LANGUAGES, level_label
+from mineproof.explain import LANGUAGES, after_colon, level_label
 from mineproof.explain import hint as explain_hint
 from mineproof.formats import load_position
 from mineproof.game import Game
@@ -270,13 +270,19 @@ def hint_json(
     position: Position, lang: str, trust_flags: bool = False, *, open: bool = True
 ) -> dict[str, Any]:
     """Return the hint for ``position`` as JSON data (see :meth:`~mineproof.explain.Hint.to_json`)
-    with ``label``, the level of technique in words (empty for a guess), on the hint and on each
-    of its ``steps``. In play (``open``, the default) the steps lead to a cell to open."""
+    with ``label``, the level of technique in words (empty for a guess), and ``labelled``, the
+    label and the text as the language writes them in a row (see
+    :func:`~mineproof.explain.after_colon`), on the hint and on each of its ``steps``. In play
+    (``open``, the default) the steps lead to a cell to open. Raises as
+    :func:`~mineproof.explain.hint` does."""
     found = explain_hint(position, lang, trust_flags=trust_flags, open=open)
     data = found.to_json()
     data["label"] = "" if found.level == 0 else level_label(found.level, lang)
-    for step in data["steps"]:
-        step["label"] = level_label(step["level"], lang)
+    for item in (data, *data["steps"]):
+        if item is not data:
+            item["label"] = level_label(item["level"], lang)
+        text = item["text"]
+        item["labelled"] = after_colon(item["label"], text, lang) if item["label"] else text
     return data
 
 

@@ -204,7 +204,7 @@ export const analysisView = {
       if (a) {
         const h = s.result.hint; // null: counted, but too complex to explain
         const label = t("arrangements", { n: countText(a.arrangements), safe: a.safe.length, mine: a.mine.length });
-        const words = h ? (h.label ? h.label + " " : "") + h.text : t("hint_too_complex");
+        const words = h ? h.labelled : t("hint_too_complex");
         showMessage(box, { label, text: words });
         box.dataset.state = "ok";
       } else if (s.error) {

@@ -62,7 +62,8 @@ export function endsInGuess(hint) {
 // line prints them.
 export function hintWords(hint, stage = STAGES, prefix = "") {
   const steps = hintSteps(hint);
-  const reason = steps.map((step, n) => (n === 0 ? step.text : `${step.label} ${step.text}`));
+  // A later step's label and text in a row, as its language writes them (the server's).
+  const reason = steps.map((step, n) => (n === 0 ? step.text : step.labelled));
   if (isGuess(hint) || prefix) {
     return { label: [prefix, hint.label].filter(Boolean).join(" "), text: reason };
   }
