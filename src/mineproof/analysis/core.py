@@ -45,6 +45,8 @@ __all__ = [
     "FlagStatus",
     "analyze",
     "arrangements_free",
+    "binomials_down",
+    "check_position",
     "clear_cache",
     "component_counts",
     "count_constraints",
@@ -206,10 +208,10 @@ def _binom(n: int, k: int) -> int:
     return comb(n, k) if 0 <= k <= n else 0
 
 
-def _binomials_down(n: int, k: int, count: int) -> list[int]:
+def binomials_down(n: int, k: int, count: int) -> list[int]:
     """Return ``[C(n, k), C(n, k - 1), ...]``, ``count`` values, zero where ``k - j > n``.
 
-    >>> _binomials_down(5, 3, 5)
+    >>> binomials_down(5, 3, 5)
     [10, 10, 5, 1, 0]
     """
     out = []
@@ -226,6 +228,16 @@ def _binomials_down(n: int, k: int, count: int) -> list[int]:
             value = value * m // (n - m + 1)
         m -= 1
     return out
+
+
+def check_position(position: object, caller: str) -> None:
+    """Raise ``TypeError`` unless ``position`` is a :class:`~mineproof.position.Position`,
+    naming ``caller`` and how to make one from text or a file. Returns nothing."""
+    if not isinstance(position, Position):
+        raise TypeError(
+            f"{caller} takes a Position, not {type(position).__name__} "
+            "(for text: Position.parse(text); for a file: mineproof.formats.load_position)"
+        )
 
 
 ANALYSIS_WORK = 16_000_000
@@ -251,11 +263,7 @@ def analyze(
     ``work``; ``TypeError`` when ``position`` is not a :class:`~mineproof.position.Position`
     (text is read by ``Position.parse``).
     """
-    if not isinstance(position, Position):
-        raise TypeError(
-            f"analyze takes a Position, not {type(position).__name__} "
-            "(for text: Position.parse(text); for a file: mineproof.formats.load_position)"
-        )
+    check_position(position, "analyze")
     with counting_budget(work):
         try:
             return _analyze(position, trust_flags)
@@ -464,7 +472,7 @@ def _with_outside(full: _Product, u: int, left: int) -> tuple[list[int], int]:
     """Return ``(rest, total)`` for the clues' arrangements ``full``: ``rest[j]``, the ways to
     place the other ``left - full.lo - j`` mines on the ``u`` cells no clue touches, and the
     number of arrangements of the whole. Raises :class:`Contradiction` when there is none."""
-    rest = _binomials_down(u, left - full.lo, len(full.coeffs))
+    rest = binomials_down(u, left - full.lo, len(full.coeffs))
     total = sum(p * r for p, r in zip(full.coeffs, rest, strict=True))
     if total == 0:
         raise Contradiction(())

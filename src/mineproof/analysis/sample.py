@@ -23,7 +23,13 @@ from mineproof.analysis.constraints import (
     constraints_of,
     propagate,
 )
-from mineproof.analysis.core import ANALYSIS_WORK, component_counts, count_total
+from mineproof.analysis.core import (
+    ANALYSIS_WORK,
+    binomials_down,
+    check_position,
+    component_counts,
+    count_total,
+)
 from mineproof.analysis.counting import counting_budget, current_budget, product_cost
 from mineproof.board import iter_bits
 from mineproof.errors import ArgumentError, check_rng
@@ -39,8 +45,7 @@ def _conditioned(
     of ``mines`` taken as mines and those of ``safe`` as free (``fixed``: the mines known
     before the draw, trusted flags and ``mines``). Raises :class:`Contradiction` when they
     cannot hold, ``ArgumentError`` for conditions on opened cells or on both sides (or a
-    negative mask), ``TypeError`` when ``position`` is not a :class:`Position`."""
-    _check_position(position)
+    negative mask)."""
     if mines < 0 or safe < 0:
         raise ArgumentError("the cells of a condition are a bitmask, 0 or more")
     if (mines | safe) & ~position.covered_mask:
@@ -77,6 +82,7 @@ def count_arrangements(
     >>> count_arrangements(Position.parse("3x1x1\\nH1H"), mines=0b001)
     1
     """
+    check_position(position, "count_arrangements")
     with counting_budget(work):
         try:
             unknown, left, clues, _ = _conditioned(position, mines, safe, trust_flags)
@@ -108,6 +114,7 @@ def sample_arrangement(
     >>> bin(sample_arrangement(Position.parse("3x1x1\\nH1H"), random.Random(1), safe=0b001))
     '0b100'
     """
+    check_position(position, "sample_arrangement")
     check_rng(rng)
     with counting_budget(work):
         try:
@@ -118,12 +125,6 @@ def sample_arrangement(
     if not total:
         raise ArgumentError("no arrangement of the mines fits the position with these conditions")
     return fixed | drawn
-
-
-def _check_position(position: Position) -> None:
-    """Raise ``TypeError`` unless ``position`` is a :class:`Position`."""
-    if not isinstance(position, Position):
-        raise TypeError(f"expected a Position, not {type(position).__name__}")
 
 
 def _draw(unknown: int, left: int, clues: list[Clue], rng: random.Random) -> tuple[int, int]:
@@ -146,12 +147,9 @@ def _draw(unknown: int, left: int, clues: list[Clue], rng: random.Random) -> tup
     # ways[c][m]: the ways to place m mines on components c, c+1, ... and the outside cells.
     budget = current_budget()
     cells = sum(sum(cc.sizes) for _, cc in comps)
-    # C(u, m) for every m from the one before: each a product and a division, charged.
+    # C(u, m) for every m, each from the one before: a product and a division, charged.
     budget.charge(product_cost([u], range(left + 1)), len(clues), cells, len(comps))
-    row = [1]
-    for m in range(left):
-        row.append(row[-1] * (u - m) // (m + 1))
-    ways = [row]
+    ways = [binomials_down(u, left, left + 1)[::-1]]
     for _, cc in reversed(comps):
         after = ways[-1]
         weights = cc.weights
@@ -214,7 +212,7 @@ def sample_with_a_mine_among(
     >>> bin(sample_with_a_mine_among(Position.parse("3x1x1\\nH1H"), 0b101, random.Random(2)))
     '0b1'
     """
-    _check_position(position)
+    check_position(position, "sample_with_a_mine_among")
     check_rng(rng)
     if cells < 0:
         raise ArgumentError("the cells are a bitmask, 0 or more")

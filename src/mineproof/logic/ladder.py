@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from fractions import Fraction
+from typing import TypeVar
 
 from mineproof.analysis import Analysis, analyze
 from mineproof.analysis.conflict import contradiction_error
@@ -332,13 +333,10 @@ class Ladder:
                     tuple(kept),
                 )
         cases = case_proof(kept, target, is_mine)
-        if cases is None and len(kept) < len(start) <= _WIDER_PREMISES:
-            # As for the mine total (see _mine_total): a proof shown before the fewest numbers.
-            wider = case_proof(start, target, is_mine)
-            if wider is not None:
-                used = _premises_of(wider)
-                cases, kept = wider, [c for c in start if c.cell in used]
-                premises, minimal, fewest = tuple(c.cell for c in kept), False, False
+        wider = _wider(cases, kept, start, lambda clues: case_proof(clues, target, is_mine))
+        if wider is not None:
+            cases, kept = wider
+            premises, minimal, fewest = tuple(c.cell for c in kept), False, False
         safe, mine = (0, bit) if is_mine else (bit, 0)
         return Deduction(
             self.view,
@@ -408,14 +406,10 @@ class Ladder:
             return found or self._count_or_cases(with_total, target, is_mine, targets)
 
         proof = shown(kept)
-        if proof is None and len(kept) < len(start) <= _WIDER_PREMISES:
-            # The fewest numbers may prove it only by cases too deep to show, where more of
-            # them make a short proof: one a person can follow comes before the fewest.
-            wider = shown(start)
-            if wider is not None:
-                used = _premises_of(wider)
-                proof, kept = wider, [c for c in start if c.cell in used]
-                minimal = fewest = False
+        wider = _wider(proof, kept, start, shown)
+        if wider is not None:
+            proof, kept = wider
+            minimal = fewest = False
         premises = tuple(c.cell for c in kept)
         if isinstance(proof, LinearProof):
             safe, mine = proof.safe, proof.mine
@@ -805,6 +799,29 @@ def _ball(
         if len(grown) == len(inside):
             return list(clues)
         inside = grown
+
+
+_Proof = TypeVar("_Proof", bound=LinearProof | CaseProof)
+
+
+def _wider(
+    proof: _Proof | None,
+    kept: list[Clue],
+    start: list[Clue],
+    show: Callable[[list[Clue]], _Proof | None],
+) -> tuple[_Proof, list[Clue]] | None:
+    """Return a proof to show made by ``show`` from the numbers of ``start``, with the numbers
+    it uses, when the fewest numbers ``kept`` have none (``proof`` ``None``: cases too deep to
+    show, where more numbers often make a short one; a proof a person can follow comes before
+    the fewest numbers); ``None`` when ``proof`` is one, ``start`` holds no more numbers or
+    more than :data:`_WIDER_PREMISES`, or they make none either. Raises nothing."""
+    if proof is not None or not len(kept) < len(start) <= _WIDER_PREMISES:
+        return None
+    wider = show(start)
+    if wider is None:
+        return None
+    used = _premises_of(wider)
+    return wider, [c for c in start if c.cell in used]
 
 
 def _premises_of(proof: LinearProof | CaseProof) -> set[int]:

@@ -278,11 +278,11 @@ def hint_json(
     found = explain_hint(position, lang, trust_flags=trust_flags, open=open)
     data = found.to_json()
     data["label"] = "" if found.level == 0 else level_label(found.level, lang)
+    for step in data["steps"]:
+        step["label"] = level_label(step["level"], lang)
     for item in (data, *data["steps"]):
-        if item is not data:
-            item["label"] = level_label(item["level"], lang)
-        text = item["text"]
-        item["labelled"] = after_colon(item["label"], text, lang) if item["label"] else text
+        label, text = item["label"], item["text"]
+        item["labelled"] = after_colon(label, text, lang) if label else text
     return data
 
 
