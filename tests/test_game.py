@@ -555,3 +555,10 @@ def test_a_game_without_a_random_generator_is_refused_at_once() -> None:
     """``None`` passed, the first reveal failed with a bare AssertionError."""
     with pytest.raises(TypeError, match=r"random\.Random"):
         Game.new(Board(3, 3), 1, None)  # type: ignore[arg-type]
+
+
+def test_a_game_on_a_position_is_refused_with_the_way_to_a_layout() -> None:
+    # A Position (what a player sees) has no mines: it used to fail inside with AttributeError.
+    position = Position.parse("3x3x1\nHHH\nHHH\nHHH")
+    with pytest.raises(TypeError, match=r"takes a Layout .* not Position; Game\.new"):
+        Game(position)  # type: ignore[arg-type]

@@ -88,7 +88,14 @@ class Game:
 
     def __init__(self, layout: Layout, *, strict_flags: bool = False) -> None:
         """Start a game on the known ``layout``, every cell covered. With ``strict_flags`` a
-        flag on a cell with no mine loses the game (as in Explainable Minesweeper)."""
+        flag on a cell with no mine loses the game (as in Explainable Minesweeper). Raises
+        ``TypeError`` when ``layout`` is not a :class:`~mineproof.board.Layout`."""
+        if not isinstance(layout, Layout):
+            # A Position is what a player sees, not where the mines are: name the way to a game.
+            raise TypeError(
+                f"Game takes a Layout (where the mines are), not {type(layout).__name__}; "
+                "Game.new(board, mines, rng=...) draws one"
+            )
         self._setup(layout.board, layout.mine_count)
         self._set_layout(layout)
         self._strict = strict_flags

@@ -24,7 +24,8 @@ only verified boards are returned. The boards are not exactly uniform: the searc
 layouts close to where it got stuck (its bias is measured by ``benchmarks/bench_uniformity.py``).
 Past half the board mined, once a quarter of the search found no board (see
 :data:`GROWN_AFTER`), its fresh layouts are grown around the start instead (:func:`_grown`),
-far from uniform; a board made from one says ``grown``.
+far from uniform; a board made from one says ``grown``. A window of levels grows them the same
+way (the share counted in its own layouts, :data:`SEEKING_LAYOUTS` per unit of budget).
 
 - ``chain``: a Markov chain over the guess-free layouts, for dense boards where exactness is
   wanted more than speed. It starts from a ``perturb`` board and makes :data:`CHAIN_MOVES`
@@ -511,7 +512,7 @@ def _search(
     seek = min_level > 1 and max_level < 5
     layouts = budget * SEEKING_LAYOUTS if seek else budget
     area = 0 if start is None else board.start_area(board.index(*start), rule)
-    dense = not seek and 2 * mines > board.size - area.bit_count()
+    dense = 2 * mines > board.size - area.bit_count()
     share = 1 / GROWN_AFTER
     for n in range(layouts):
         watch.layout()
@@ -699,13 +700,18 @@ def _grown(
     # 1: free, 2: beside a free cell (in the frontier), 0: neither yet.
     state = bytearray(board.size)
     frontier: list[int] = []
-    for i in iter_bits(area):
-        state[i] = 1
-    for i in iter_bits(area):
+
+    def border(i: int) -> None:
+        """Add the neighbours of the free cell ``i`` that are neither free nor in the frontier."""
         for j in lists[i]:
             if not state[j]:
                 state[j] = 2
                 frontier.append(j)
+
+    for i in iter_bits(area):
+        state[i] = 1  # the whole area first: none of its cells may join the frontier
+    for i in iter_bits(area):
+        border(i)
     added: list[int] = []
     for n in range(board.size - mines - area.bit_count()):
         if n % GROWN_CELLS_PER_STEP == 0:
@@ -716,10 +722,7 @@ def _grown(
         frontier.pop()
         state[i] = 1
         added.append(i)
-        for j in lists[i]:
-            if not state[j]:
-                state[j] = 2
-                frontier.append(j)
+        border(i)
     return Layout(board, board.full_mask & ~(area | mask_of(added))), at
 
 

@@ -7,6 +7,7 @@ import io
 import json
 import sys
 from pathlib import Path
+from typing import get_args
 
 import pytest
 from hypothesis import given
@@ -186,6 +187,12 @@ def test_load_position_names_the_reason_a_page_can_word(
     assert (caught.value.reason, caught.value.details) == (reason, details)
     assert tuple(details) == FORMAT_REASONS[reason]
     assert caught.value.to_json()["reason"] == reason
+
+
+def test_every_format_reason_names_its_details() -> None:
+    """The ``FormatReason`` type and the table of details name the same reasons (mypy checks
+    only that each key of the table is a reason)."""
+    assert set(get_args(FormatReason)) == set(FORMAT_REASONS)
 
 
 def test_other_format_errors_name_no_reason() -> None:
