@@ -374,7 +374,7 @@ def _parser() -> _Parser:
         metavar="DIR",
         help="where games and statistics are kept (default: the per-user data folder)",
     )
-    pl.add_argument("--quiet", action="store_true", help="do not log requests")
+    pl.add_argument("--quiet", action="store_true", help="do not log requests, only errors")
 
     an = sub.add_parser(
         "analyze",
