@@ -1,18 +1,21 @@
 """Proofs by cases (``case_proof``) checked by exhaustive search: every refuted case has no
 arrangement, the cases cover every assignment of the cells split on, and each step inside a
-case follows from one clue."""
+case follows from one clue, or is a count of one or two numbers inside another (or inside the
+mine total) whose figures and conclusion the test works out again."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mineproof.analysis.constraints import Clue
-from mineproof.logic.cases import Branch, Event, case_proof
-from mineproof.logic.linear import MINE_TOTAL
+from mineproof.logic.cases import MINE_TOTAL, Branch, Event, _count, case_proof
+from mineproof.logic.premises import Work
 
 from .oracle import OClue, arrangement, bits, components, forced, union, view_of
 from .positions import random_position
+from .verify import check_count
 
 
 def check_branch(premises: dict[int, OClue], branch: Branch, safe: int, mine: int) -> None:
@@ -25,6 +28,12 @@ def check_branch(premises: dict[int, OClue], branch: Branch, safe: int, mine: in
     else:
         safe |= bit
     for n, event in enumerate(branch.chain):
+        if event.parts:
+            safe, mine = check_count(lambda c: premises[c][1:], event, safe, mine)
+            if event.conflict:
+                assert n == len(branch.chain) - 1 and branch.split is None
+                return
+            continue
         _, mask, count = premises[event.premise]
         placed = (mask & mine).bit_count()
         free = mask & ~mine & ~safe
@@ -54,6 +63,7 @@ def check_given(premises: dict[int, OClue], events: tuple[Event, ...]) -> tuple[
     steps before it; return the cells they settle, ``(safe, mine)``."""
     safe = mine = 0
     for event in events:
+        assert not event.parts, "a count told before the cases"
         _, mask, count = premises[event.premise]
         placed = (mask & mine).bit_count()
         free = mask & ~mine & ~safe
@@ -130,3 +140,57 @@ def test_a_number_in_a_case_settles_all_its_cells_not_only_those_used_later() ->
         Event(21, safe=0b01100),
         Event(22, conflict="too-few"),
     )
+
+
+@pytest.mark.parametrize(
+    ("clues", "event"),
+    [
+        # A 1 on cells 0-1 inside a 1 on cells 0-3: the 1 needs no more, 2 and 3 are safe.
+        ([(10, 0b1111, 1), (11, 0b0011, 1)], Event(10, safe=0b1100, parts=(11,), needed=1, left=1)),
+        # The same inside a 3: it needs 2 more, on its 2 other cells.
+        ([(10, 0b1111, 3), (11, 0b0011, 1)], Event(10, mine=0b1100, parts=(11,), needed=1, left=3)),
+        # A 2 on cells 0-2 inside a 1 on cells 0-3: too many.
+        (
+            [(10, 0b1111, 1), (11, 0b0111, 2)],
+            Event(10, parts=(11,), needed=2, left=1, conflict="too-many"),
+        ),
+        # A 1 on cells 0-2 inside a 4 on cells 0-4: 3 more on its 2 other cells, no room.
+        (
+            [(10, 0b11111, 4), (11, 0b00111, 1)],
+            Event(10, parts=(11,), needed=1, left=4, conflict="too-few"),
+        ),
+        # Two 1s on cells 0-1 and 2-3 inside a 2 on cells 0-5: 4 and 5 are safe.
+        (
+            [(10, 0b111111, 2), (11, 0b000011, 1), (12, 0b001100, 1)],
+            Event(10, safe=0b110000, parts=(11, 12), needed=2, left=2),
+        ),
+        # Two 2s on cells 0-2 and 3-5, and 3 mines left on cells 0-6: too many for the total.
+        (
+            [(MINE_TOTAL, 0b1111111, 3), (11, 0b000111, 2), (12, 0b111000, 2)],
+            Event(MINE_TOTAL, parts=(11, 12), needed=4, left=3, conflict="too-many"),
+        ),
+        # One of them and 2 mines left: every mine left, so cells 3-6 are safe.
+        (
+            [(MINE_TOTAL, 0b1111111, 2), (11, 0b000111, 2)],
+            Event(MINE_TOTAL, safe=0b1111000, parts=(11,), needed=2, left=2),
+        ),
+    ],
+)  # fmt: skip
+def test_a_count_of_one_or_two_numbers_inside_another(
+    clues: list[tuple[int, int, int]], event: Event
+) -> None:
+    """Worked out by hand: what the parts still need, counted towards the container's need."""
+    found = _count([Clue(*c) for c in clues], 0, 0, Work(1000))
+    assert found == (event, 0)
+
+
+def test_a_count_within_a_case_relies_on_what_its_numbers_see() -> None:
+    # Cell 4 known a mine: the 2 on cells 0-4 still needs 1, as much as the 1 on cells 0-1.
+    clues = [Clue(10, 0b11111, 2), Clue(11, 0b00011, 1)]
+    found = _count(clues, 0, 0b10000, Work(1000))
+    assert found == (Event(10, safe=0b01100, parts=(11,), needed=1, left=1), 0b10000)
+
+
+def test_a_count_is_charged_to_the_budget() -> None:
+    clues = [Clue(10, 0b111111, 2), Clue(11, 0b000011, 1), Clue(12, 0b001100, 1)]
+    assert _count(clues, 0, 0, Work(2)) is None

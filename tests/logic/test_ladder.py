@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mineproof.analysis.constraints import Clue
 from mineproof.board import Board, Layout
 from mineproof.errors import ArgumentError, InconsistentPositionError
 from mineproof.logic import (
@@ -28,7 +30,8 @@ from mineproof.logic import (
     logic_steps,
     simple_deduction,
 )
-from mineproof.logic.cases import CaseProof
+from mineproof.logic import ladder as ladder_module
+from mineproof.logic.cases import CaseProof, case_proof
 from mineproof.logic.linear import LinearProof
 from mineproof.logic.patterns import pattern_of
 from mineproof.logic.steps import STEP_WORK
@@ -360,16 +363,43 @@ def test_the_simple_deduction_names_a_conflict_it_meets(text: str, trust: bool) 
         simple_deduction(Position.parse(text), trust)
 
 
-def test_a_deduction_whose_fewest_numbers_have_no_short_proof_shows_one_with_more() -> None:
-    """The 3, 2 and 2 with the mine total prove A4 safe only by cases five suppositions deep,
-    past the bound of a proof shown: the hint said "there are too many cases to show here" on
-    a 4x4 board, while with the 2 at A2 too the cases are three deep. The proof a person can
-    follow comes first; the deduction then says its premises are not the fewest."""
+def test_a_case_counts_what_numbers_still_need_against_the_mines_left() -> None:
+    """The 3, 2 and 2 with the mine total prove A4 safe. Suppose A4 is a mine: the 3 at B2
+    still needs 3 mines, which places every mine left, so D3 and D4 are safe, and the 2 at C4
+    then puts two mines beside the 2 at B4, one too many. With one-number steps only, the same
+    numbers needed cases five suppositions deep ("too many cases to show here"), and a proof
+    with the 2 at A2 too was three deep, 30 sentences."""
+    position = Position.parse("4x4x4\nHHHH\n23HH\nHHHH\nH22H")
+    d = best_deduction(position)
+    assert d is not None and d.level == 5 and d.safe_cells == [(0, 3)]
+    assert isinstance(d.proof, CaseProof) and d.proof.refuted.split is None
+    assert (d.fewest, d.minimal) == (True, True)
+    assert sorted(d.premise_cells) == [(1, 1), (1, 3), (2, 3)]
+    count = d.proof.refuted.chain[0]
+    assert count.parts == (5,) and (count.premise, count.needed, count.left) == (-1, 3, 3)
+    view = view_of(position)
+    check_deduction(view, d, list(view.clues), Tally())
+
+
+def test_a_deduction_whose_fewest_numbers_have_no_proof_to_show_shows_one_with_more(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the fewest numbers make no proof to show (cases too deep), up to 40 numbers around
+    are tried, and a proof they make is shown, its numbers the premises (not the fewest). Made
+    here by refusing every case proof of at most four premises on the 4x4 board above (none
+    of the tests' random positions needs it since cases count, 2026-11-30)."""
+    real = case_proof
+
+    def deeper(premises: Sequence[Clue], target: int, mine: bool) -> CaseProof | None:
+        return None if len(premises) <= 4 else real(premises, target, mine)
+
+    monkeypatch.setattr(ladder_module, "case_proof", deeper)
     position = Position.parse("4x4x4\nHHHH\n23HH\nHHHH\nH22H")
     d = best_deduction(position)
     assert d is not None and d.level == 5 and d.safe_cells == [(0, 3)]
     assert isinstance(d.proof, CaseProof)
     assert (d.fewest, d.minimal) == (False, False)
-    assert sorted(d.premise_cells) == [(0, 1), (1, 1), (1, 3), (2, 3)]
+    # The numbers the proof uses: those of the refused proof, here, found among more.
+    assert sorted(d.premise_cells) == [(1, 1), (1, 3), (2, 3)]
     view = view_of(position)
     check_deduction(view, d, list(view.clues), Tally())

@@ -21,8 +21,7 @@ from mineproof.explain import explain
 from mineproof.formats.layout_text import parse_layout_text
 from mineproof.logic import Deduction, Step, hint_steps, logic_steps, solve_in_steps
 from mineproof.logic import steps as steps_module
-from mineproof.logic.cases import settled_cells
-from mineproof.logic.linear import LinearProof
+from mineproof.logic.cases import CaseProof, settled_cells
 from mineproof.logic.steps import GradeTooComplex, grade
 from mineproof.position import COVERED, FLAG, Position
 
@@ -321,9 +320,12 @@ def test_a_level_five_play_hint_without_flags_has_a_proof() -> None:
     assert [d.level for d in found] == [5]
     board = found[0].board
     assert found[0].safe == 1 << board.index(0, 0)  # A1
-    assert found[0].mine == 1 << board.index(1, 1)  # B2, a mine the proof counts
     proof = found[0].proof
-    assert isinstance(proof, LinearProof)
-    # Made with the mines single numbers prove flagged first (the 1 at H1 proves I1, ...).
+    # The mines single numbers prove are told first (the 1 at H1 proves I1, ...); then one
+    # supposition and a count close it: "Suppose A1 is a mine. Then the 3 at B3 and the 3 at
+    # B6 ... still need 6 mines between them, which places every mine left (10) ..." (before
+    # 2026-11-30, a combination of four premises, "-A1 + B2 = 1", proving B2 a mine as well).
+    assert isinstance(proof, CaseProof) and proof.refuted.split is None
     given = [board.index(8, 0), board.index(8, 3), board.index(6, 8)]  # I1, I4, G9
     assert settled_cells(proof.given) == (0, sum(1 << i for i in given))
+    assert any(event.parts for event in proof.refuted.chain)

@@ -8,7 +8,7 @@ can be dropped and no smaller set proves it, and that its printed proof checks o
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations, product
@@ -393,9 +393,52 @@ def check_cases(view: View, d: Deduction, cases: Any, safe: int, mine: int) -> N
     check_case_steps(view, d, d.proof)
 
 
+def check_count(
+    clue: Callable[[int], tuple[int, int]], event: Event, safe: int, mine: int
+) -> tuple[int, int]:
+    """Check a count inside a case (``clue`` gives a premise's cells and mines, -1 the mine
+    total's): the undecided cells of its one or two parts share none and all lie among the
+    premise's, the mines they still need (``needed``) and the premise still needs (``left``)
+    are told right, and what it concludes follows (more needed than left, or more left than
+    the premise's other undecided cells: a conflict; as many: those cells are safe; as many
+    more as it has other cells: those are mines). Return the cells known after it, ``(safe,
+    mine)``."""
+
+    def still(cell: int) -> tuple[int, int]:
+        mask, count = clue(cell)
+        return mask & ~safe & ~mine, count - (mask & mine).bit_count()
+
+    free, left = still(event.premise)
+    assert 1 <= len(event.parts) <= 2 and event.premise not in event.parts, "a count's parts"
+    inside = 0
+    needed = 0
+    for part in event.parts:
+        cells, need = still(part)
+        assert cells and cells & ~free == 0, "a part with cells outside the count"
+        assert not cells & inside, "two parts that share a cell"
+        inside |= cells
+        needed += need
+    assert (event.needed, event.left) == (needed, left), "a count's figures"
+    rest = free & ~inside
+    if event.conflict == "too-many":
+        assert needed > left, "not more needed than left"
+        return safe, mine
+    if event.conflict:
+        assert left - needed > rest.bit_count(), "not too few cells"
+        return safe, mine
+    if event.safe:
+        assert not event.mine and event.safe and event.safe & ~rest == 0
+        assert needed == left, "cells called safe while mines are still needed"
+        return safe | event.safe, mine
+    assert event.mine and event.mine & ~rest == 0, "a count's mines"
+    assert left - needed == rest.bit_count(), "cells called mines with room"
+    return safe, mine | event.mine
+
+
 def check_case_steps(view: View, d: Deduction, proof: CaseProof) -> None:
-    """Each step inside each refuted case follows by one clue from what is known there (the
-    assumptions and the steps before it), and each case ends in a clue that cannot hold."""
+    """Each step inside each refuted case follows by one clue, or by a count (see
+    :func:`check_count`), from what is known there (the assumptions and the steps before it),
+    and each case ends in a clue or a count that cannot hold."""
     clues = {c: view.clue_at(c) for c in d.premises}
     total: tuple[int, int] | None = view.total() if d.uses_mine_total else None
     assert proof.mine == bool(d.mine) and d.safe | d.mine == 1 << proof.target
@@ -432,6 +475,12 @@ def check_case_steps(view: View, d: Deduction, proof: CaseProof) -> None:
         else:
             safe |= bit
         for n, event in enumerate(branch.chain):
+            if event.parts:
+                safe, mine = check_count(clue, event, safe, mine)
+                if event.conflict:
+                    assert n == len(branch.chain) - 1 and branch.split is None
+                    return
+                continue
             if event.conflict:
                 mask, count = clue(event.premise)
                 placed = (mask & mine).bit_count()

@@ -1031,6 +1031,8 @@ def _event(t: gettext.NullTranslations, names: _Names, event: Event, left: int) 
     """Return one step of a case in words (``left``: the mines left, which a step of the mine
     total counts)."""
     board = names.position.board
+    if event.parts:
+        return _count_event(t, names, event, left)
     if event.premise == MINE_TOTAL:
         if event.conflict == "too-many":
             return t.gettext("Then there would be more mines than are left.")
@@ -1064,6 +1066,147 @@ def _event(t: gettext.NullTranslations, names: _Names, event: Event, left: int) 
         "Then {clue} needs {cells} to be mines.",
         _listed(event.mine),
     ).format(clue=clue, cells=_cells(t, board, event.mine))
+
+
+def _count_event(t: gettext.NullTranslations, names: _Names, event: Event, left: int) -> str:
+    """Return a count of a case in words (see :class:`~mineproof.logic.cases.Event`): what one
+    number, or two that share no undecided cell, still need, counted towards another number
+    or towards the mines left (``left``: those of the board, as the other steps say them)."""
+    board = names.position.board
+    mines = t.npgettext("a number still needs", "{n} mine", "{n} mines", event.needed).format(
+        n=_grouped(t, event.needed)
+    )
+    settled = event.safe | event.mine
+    count = _listed(settled)
+    key = (event.premise == MINE_TOTAL, event.conflict or ("safe" if event.safe else "mine"))
+    text = (_two_parts if len(event.parts) == 2 else _one_part)(t, key, count)
+    who = names.clues(event.parts)
+    values = {
+        "part": who,
+        "parts": who,
+        "mines": mines,
+        "cells": _cells(t, board, settled) if settled else "",
+        "more": _grouped(t, event.left - event.needed),
+        "m": _grouped(t, event.left),
+        "left": _grouped(t, left),
+    }
+    if event.premise != MINE_TOTAL:
+        # The number is named twice: its flags are told at the first mention only.
+        text = text.replace("{clue}", "{first_clue}", 1)
+        values["first_clue"] = names.clue(event.premise)
+        values["clue"] = names.clue(event.premise)
+    return text.format(**values)
+
+
+def _one_part(t: gettext.NullTranslations, key: tuple[bool, str], count: int) -> str:
+    """Return the words of a count of one number (see :func:`_count_event`), by ``key``:
+    whether it counts towards the mine total, and its outcome."""
+    if key == (True, "safe"):
+        return t.ngettext(
+            "Then {part} still needs {mines}, which places every mine left ({left}), so "
+            "{cells} is safe.",
+            "Then {part} still needs {mines}, which places every mine left ({left}), so "
+            "{cells} are safe.",
+            count,
+        )
+    if key == (True, "mine"):
+        return t.ngettext(
+            "Then {part} still needs {mines}, and the other mines left to place ({more}) fill "
+            "every other undecided cell, so {cells} is a mine.",
+            "Then {part} still needs {mines}, and the other mines left to place ({more}) fill "
+            "every other undecided cell, so {cells} are mines.",
+            count,
+        )
+    if key == (True, "too-many"):
+        return t.gettext("Then {part} still needs {mines}, more than the {m} left to place.")
+    if key == (True, "too-few"):
+        return t.gettext(
+            "Then {part} still needs {mines}, and the other mines left to place ({more}) have "
+            "no room."
+        )
+    if key == (False, "safe"):
+        return t.ngettext(
+            "Then {part} still needs {mines}, all on cells {clue} touches, and {clue} needs no "
+            "more, so {cells} is safe.",
+            "Then {part} still needs {mines}, all on cells {clue} touches, and {clue} needs no "
+            "more, so {cells} are safe.",
+            count,
+        )
+    if key == (False, "mine"):
+        return t.ngettext(
+            "Then {part} still needs {mines}, all on cells {clue} touches, and {clue} needs "
+            "{more} more, so {cells} is a mine.",
+            "Then {part} still needs {mines}, all on cells {clue} touches, and {clue} needs "
+            "{more} more, so {cells} are mines.",
+            count,
+        )
+    if key == (False, "too-many"):
+        return t.gettext(
+            "Then {part} still needs {mines}, all on cells {clue} touches, more than {clue} "
+            "still needs."
+        )
+    return t.gettext(
+        "Then {part} still needs {mines}, all on cells {clue} touches, and {clue} would not "
+        "have room for the others it needs ({more})."
+    )
+
+
+def _two_parts(t: gettext.NullTranslations, key: tuple[bool, str], count: int) -> str:
+    """Return the words of a count of two numbers that share no undecided cell (see
+    :func:`_one_part`)."""
+    if key == (True, "safe"):
+        return t.ngettext(
+            "Then {parts}, which share no undecided cell, still need {mines} between them, "
+            "which places every mine left ({left}), so {cells} is safe.",
+            "Then {parts}, which share no undecided cell, still need {mines} between them, "
+            "which places every mine left ({left}), so {cells} are safe.",
+            count,
+        )
+    if key == (True, "mine"):
+        return t.ngettext(
+            "Then {parts}, which share no undecided cell, still need {mines} between them, and "
+            "the other mines left to place ({more}) fill every other undecided cell, so {cells} "
+            "is a mine.",
+            "Then {parts}, which share no undecided cell, still need {mines} between them, and "
+            "the other mines left to place ({more}) fill every other undecided cell, so {cells} "
+            "are mines.",
+            count,
+        )
+    if key == (True, "too-many"):
+        return t.gettext(
+            "Then {parts}, which share no undecided cell, still need {mines} between them, "
+            "more than the {m} left to place."
+        )
+    if key == (True, "too-few"):
+        return t.gettext(
+            "Then {parts}, which share no undecided cell, still need {mines} between them, and "
+            "the other mines left to place ({more}) have no room."
+        )
+    if key == (False, "safe"):
+        return t.ngettext(
+            "Then {parts}, which share no undecided cell, still need {mines} between them, all "
+            "on cells {clue} touches, and {clue} needs no more, so {cells} is safe.",
+            "Then {parts}, which share no undecided cell, still need {mines} between them, all "
+            "on cells {clue} touches, and {clue} needs no more, so {cells} are safe.",
+            count,
+        )
+    if key == (False, "mine"):
+        return t.ngettext(
+            "Then {parts}, which share no undecided cell, still need {mines} between them, all "
+            "on cells {clue} touches, and {clue} needs {more} more, so {cells} is a mine.",
+            "Then {parts}, which share no undecided cell, still need {mines} between them, all "
+            "on cells {clue} touches, and {clue} needs {more} more, so {cells} are mines.",
+            count,
+        )
+    if key == (False, "too-many"):
+        return t.gettext(
+            "Then {parts}, which share no undecided cell, still need {mines} between them, all "
+            "on cells {clue} touches, more than {clue} still needs."
+        )
+    return t.gettext(
+        "Then {parts}, which share no undecided cell, still need {mines} between them, all on "
+        "cells {clue} touches, and {clue} would not have room for the others it needs ({more})."
+    )
 
 
 def flagged_first(board: Board, cells: int, lang: str = "en") -> str:

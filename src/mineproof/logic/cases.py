@@ -1,9 +1,14 @@
 """Proofs by cases: suppose the opposite of a conclusion and follow the clues to a contradiction.
 
-Inside a case only one-clue reasoning is used (a clue whose mines are all placed makes its other
+Inside a case one-clue reasoning comes first (a clue whose mines are all placed makes its other
 cells safe; a clue with just enough cells left makes them mines), so a person can follow every
-step. When that runs out before a contradiction, the proof splits on one more cell and refutes
-both of its cases, as few splits as possible. Only the steps the contradiction needs are kept.
+step. When it runs out, a count of two or three numbers is tried: the undecided cells of one
+number, or of two that share none, all lie among those of another number or of the mine total,
+so their mines count towards its own (:func:`_count`): what a teacher says in a sentence ("the 2
+and the 2 still need 3 mines between them, all the mines left") where splitting cell by cell
+took a page. When that runs out too, the proof splits on one more cell and refutes both of its
+cases, as few splits as possible. Only the steps the contradiction needs are kept. What holds
+before any supposition is one-clue reasoning only (the ladder found nothing easier there).
 What the clues settle before any supposition holds whatever the case: those steps are the
 proof's ``given``, told first, and no case repeats them.
 
@@ -17,17 +22,28 @@ proof's ``given``, told first, and no case repeats them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from mineproof.analysis.constraints import Clue
 from mineproof.board import iter_bits
 from mineproof.logic.premises import Work
 
-__all__ = ["Branch", "CaseProof", "Event", "case_proof", "one_clue_steps", "settled_cells"]
+__all__ = [
+    "MINE_TOTAL",
+    "Branch",
+    "CaseProof",
+    "Event",
+    "case_proof",
+    "one_clue_steps",
+    "settled_cells",
+]
 
 Conflict = Literal["", "too-many", "too-few"]
+
+MINE_TOTAL = -1
+"""The premise ``cell`` of the mine total: all unknown cells together hold the mines left."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,12 +54,22 @@ class Event:
     Either it settles cells (``safe`` or ``mine``, only those the rest of the proof uses), or,
     with ``conflict`` set, it cannot hold: ``too-many`` mines already, or ``too-few`` cells
     left for the mines it still needs.
+
+    A count (``parts`` not empty: the cells of one or two numbers whose undecided cells, none
+    shared, all lie among the premise's) says how many mines the parts still need between
+    them, ``needed``, all counted towards the premise, which still needs ``left``: when they
+    are all it needs, its other cells are safe; when it needs exactly as many more as it has
+    other cells, those are mines; when the parts need more, ``too-many``; when it needs more
+    than its other cells can hold, ``too-few``.
     """
 
     premise: int
     safe: int = 0
     mine: int = 0
     conflict: Conflict = ""
+    parts: tuple[int, ...] = ()
+    needed: int = 0
+    left: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +157,7 @@ def case_proof(
     budget = Work(work)
     clues = list(premises)
     # What the clues settle before any supposition holds in every case: told once, first.
-    events, safe, mines, conflict = _propagate(clues, 0, 0, budget)
+    events, safe, mines, conflict = _propagate(clues, 0, 0, budget, counts=False)
     if conflict is not None or (safe | mines) >> target & 1:
         # The clues alone settle the target (or fail): a refutation that repeats them is the
         # proof a person follows.
@@ -150,7 +176,7 @@ def one_clue_steps(premises: Sequence[Clue], *, work: int = CASE_WORK) -> tuple[
     """Return the one-clue steps that settle every mine the ``premises`` prove one number at
     a time (with the steps they rely on, in order), within ``work`` clue visits (past it, those
     made so far); none when the premises fail (an impossible position)."""
-    events, _, mines, conflict = _propagate(list(premises), 0, 0, Work(work))
+    events, _, mines, conflict = _propagate(list(premises), 0, 0, Work(work), counts=False)
     if conflict is not None:
         return ()
     return _needed(events, mines)[0]
@@ -208,9 +234,10 @@ def _split_cells(clues: list[Clue], known: int) -> list[int]:
 
 
 def _propagate(
-    clues: list[Clue], safe: int, mine: int, budget: Work
+    clues: list[Clue], safe: int, mine: int, budget: Work, *, counts: bool = True
 ) -> tuple[list[tuple[Event, int]], int, int, tuple[Event, int] | None]:
-    """Apply the one-clue rules until nothing changes or a clue fails.
+    """Apply the one-clue rules until nothing changes or a clue fails; then, with ``counts``,
+    one count (:func:`_count`) and the one-clue rules again, until neither changes anything.
 
     Returns the events, each with the known cells it relied on; the cells known at the end;
     and the failing event with what it relied on (``None`` when nothing failed, or when the
@@ -242,7 +269,82 @@ def _propagate(
                 events.append((Event(clue.cell, mine=free), mask & ~free))
                 mine |= free
                 changed = True
+        if changed or not counts:
+            continue
+        found = _count(clues, safe, mine, budget)
+        if found is None:
+            break
+        if found[0].conflict:
+            return events, safe, mine, found
+        events.append(found)
+        safe |= found[0].safe
+        mine |= found[0].mine
+        changed = True
     return events, safe, mine, None
+
+
+def _count(clues: list[Clue], safe: int, mine: int, budget: Work) -> tuple[Event, int] | None:
+    """Return a count that settles cells or fails, with the known cells it relies on (those of
+    every number it names); ``None`` when there is none, or when the budget ran out.
+
+    Called once the one-clue rules settle nothing more, so every number still needs a mine and
+    has more undecided cells than it needs. A *part* is a number whose undecided cells all lie
+    among those of a *container* (another number, or the mine total); one part is tried in
+    every container first, then two parts that share no undecided cell. The parts' mines count
+    towards the container's: what it needs beyond them must fit its other cells. A conflict
+    is taken before a count that settles cells, and a number before the mine total (which
+    counts every mine placed so far). A visit of a container or of a pair is a unit of
+    ``budget``.
+    """
+    known = safe | mine
+    open_: list[tuple[Clue, int, int]] = []  # each number with its undecided cells and need
+    for clue in clues:
+        free = clue.mask & ~known
+        if free:
+            open_.append((clue, free, clue.mines - (clue.mask & mine).bit_count()))
+    containers = sorted(open_, key=lambda c: c[0].cell == MINE_TOTAL)
+    parts = [c for c in open_ if c[0].cell != MINE_TOTAL]
+    found: tuple[Event, int] | None = None
+    for pairs in (False, True):
+        for clue, free, left in containers:
+            if not budget.spend(1):
+                return None
+            inside = [p for p in parts if p[0] is not clue and p[1] & ~free == 0]
+            groups: list[tuple[tuple[Clue, int, int], ...]] = []
+            if not pairs:
+                groups = [(p,) for p in inside]
+            else:
+                for k, p in enumerate(inside):
+                    if not budget.spend(len(inside) - k):
+                        return None
+                    groups += [(p, q) for q in inside[k + 1 :] if not p[1] & q[1]]
+            for group in groups:
+                needed = sum(g[2] for g in group)
+                rest = free & ~_union_of(g[1] for g in group)
+                cells = tuple(g[0].cell for g in group)
+                relied = (clue.mask | _union_of(g[0].mask for g in group)) & known
+                base = Event(clue.cell, parts=cells, needed=needed, left=left)
+                if needed > left:
+                    return replace(base, conflict="too-many"), relied
+                if left - needed > rest.bit_count():
+                    return replace(base, conflict="too-few"), relied
+                if found is not None or not rest:
+                    continue
+                if needed == left:
+                    found = replace(base, safe=rest), relied
+                elif left - needed == rest.bit_count():
+                    found = replace(base, mine=rest), relied
+        if found is not None:
+            return found
+    return None
+
+
+def _union_of(masks: Iterable[int]) -> int:
+    """Return the union of ``masks``."""
+    out = 0
+    for mask in masks:
+        out |= mask
+    return out
 
 
 def _needed(events: list[tuple[Event, int]], wanted: int) -> tuple[tuple[Event, ...], int]:
@@ -256,7 +358,9 @@ def _needed(events: list[tuple[Event, int]], wanted: int) -> tuple[tuple[Event, 
         if not used:
             continue
         whole = event.premise >= 0
-        kept.append(event if whole else Event(event.premise, event.safe & used, event.mine & used))
+        kept.append(
+            event if whole else replace(event, safe=event.safe & used, mine=event.mine & used)
+        )
         wanted = (wanted & ~used) | relied
     kept.reverse()
     return tuple(kept), wanted

@@ -839,6 +839,7 @@ def _premises_of(proof: LinearProof | CaseProof) -> set[int]:
             events += branch.chain
             branches += branch.split or ()
     used |= {e.premise for e in events}
+    used |= {part for e in events for part in e.parts}
     used.discard(MINE_TOTAL)
     return used
 

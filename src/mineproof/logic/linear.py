@@ -32,7 +32,7 @@ from mineproof.analysis.constraints import Clue, Component, boxes_of
 from mineproof.analysis.counting import COUNT_WORK, CountTooLarge, own_budget
 from mineproof.board import iter_bits
 from mineproof.errors import TooComplexError
-from mineproof.logic.cases import Event
+from mineproof.logic.cases import MINE_TOTAL, Event
 
 __all__ = [
     "ENTRY_STEPS",
@@ -48,9 +48,6 @@ __all__ = [
     "relaxed",
     "shares_of_total",
 ]
-
-MINE_TOTAL = -1
-"""The premise ``cell`` of the mine total: all unknown cells together hold the mines left."""
 
 ENTRY_STEPS = 20
 """The work of one entry of the simplex's table looked at or updated (a few operations on
