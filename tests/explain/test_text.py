@@ -677,3 +677,18 @@ def test_a_count_in_a_case_is_told_in_every_language(name: str, lang: str) -> No
     assert "{" not in text and "}" not in text
     for english in ("still need", "undecided", "left to place", "touches"):
         assert english not in text, (lang, text)
+
+
+def test_french_has_a_no_break_space_before_every_colon_and_question_mark() -> None:
+    """French sets a space before : ; ! and ?, which must not end a line: the code writes a
+    no-break space before its colons (``colon``), and the catalog mixed plain spaces (102)
+    with no-break ones (10) until 2026-11-30."""
+    with catalog("fr").open("rb") as f:
+        messages = read_po(f)
+    for message in messages:
+        if not message.id:
+            continue  # the header
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for text in strings:
+            assert not re.search(r" [:;!?]", str(text)), text
+            assert not re.search(r"\w[:;!?](\s|$)", str(text)), text

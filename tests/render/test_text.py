@@ -27,11 +27,14 @@ def test_a_board_of_short_figures_keeps_four_columns() -> None:
 
 
 def test_a_percentage_never_rounds_a_possibility_away() -> None:
-    """On the rounding edge too: 0.5 % rounds to even, "0", and 99.5 % to "100"."""
-    assert [percent(p) for p in (0.0, 1 / 200, 0.0051, 0.994, 199 / 200, 1.0)] == [
+    """On the rounding edge too: halves round up, as on the web page (0.5 % is "1%", 1/8 is
+    "13%", which Python's formatting rounded to even, "12%", beside the page's 13), and 99.5 %
+    would be "100"."""
+    assert [percent(p) for p in (0.0, 0.004, 1 / 200, 1 / 8, 0.994, 199 / 200, 1.0)] == [
         "0%",
         "<1%",
         "1%",
+        "13%",
         "99%",
         ">99%",
         "100%",
@@ -43,4 +46,4 @@ def test_a_percentage_never_rounds_a_possibility_away() -> None:
         "99.9%",
     ]
     analysis = analyze(Position.parse("20x10x1\n" + ("H" * 20 + "\n") * 10))
-    assert set(analysis_grid(analysis).split("\n")[1].split()[1:]) == {"<1%"}
+    assert set(analysis_grid(analysis).split("\n")[1].split()[1:]) == {"1%"}

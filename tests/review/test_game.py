@@ -571,7 +571,7 @@ def test_a_grade_too_complex_leaves_the_review_without_a_grade(
 @pytest.mark.parametrize(
     ("lang", "missed"),
     [
-        ("fr", "La déduction manquée : niveau 2 (deux nombres)\u00a0: le 2 en D3"),
+        ("fr", "La déduction manquée\u00a0: niveau 2 (deux nombres)\u00a0: le 2 en D3"),
         ("es", ": nivel 2 (dos números): el 2 en D3"),
         ("en", "The deduction missed: Level 2 (two clues): The 2 at D3"),
         ("ja", "見落とした推論\uff1aレベル2\uff082つの数字\uff09\uff1aD3の2"),

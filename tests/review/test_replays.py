@@ -309,7 +309,7 @@ def test_files_are_read_by_their_extension() -> None:
     [
         ("en", "Guesses: 1 needed, 3 taken."),
         ("es", "Apuestas necesarias: 1; hechas: 3."),
-        ("fr", "Coups au hasard nécessaires : 1 ; joués : 3."),
+        ("fr", "Coups au hasard nécessaires\u00a0: 1\u00a0; joués\u00a0: 3."),
         ("pt", "Chutes necessários: 1; feitos: 3."),
     ],
 )

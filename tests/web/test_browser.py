@@ -285,7 +285,7 @@ def test_a_guess_free_game_is_won_by_following_the_hints(
     page.wait_for_function(
         "document.querySelector('#message').innerText.includes('Vous avez déminé la grille')"
     )
-    assert page.inner_text("#state") == "Gagné !"
+    assert page.inner_text("#state") == "Gagné\u00a0!"
     page.select_option("#lang", "en")
     # The statistics are worded when their answer comes: English by then, not French.
     page.wait_for_function("document.documentElement.lang === 'en'")
@@ -581,6 +581,23 @@ def test_a_probability_on_the_rounding_edge_is_not_shown_as_none_or_certain(
     )
     assert page.inner_text(_cell(page, "editor", 19, 9)) == shown
     assert page.inner_text(_cell(page, "editor", 0, 0)) == shown
+
+
+def test_a_probability_of_a_half_percent_reads_the_same_on_the_board_and_in_words(
+    page: Page,
+) -> None:
+    """1/8 = 12.5 %: the board showed 13 (Math.round) and the hint beside it "12%" (Python
+    rounds halves to even). Both round halves up now."""
+    page.click("#tab-analysis")
+    page.wait_for_selector("#analysis-result[data-state=ok]")
+    page.fill("#paste", "4x2x1\nHHHH\nHHHH\n")
+    page.click("#load-paste")
+    page.wait_for_function(
+        "document.querySelector('#analysis-result').innerText.startsWith('Arrangements: 8.')"
+    )
+    assert page.inner_text(_cell(page, "editor", 0, 0)) == "13"
+    words = page.inner_text("#analysis-result")
+    assert "13%" in words and "12%" not in words, words
 
 
 def test_the_analysis_board_loads_edits_and_explains(page: Page, tmp_path: Path) -> None:
@@ -1387,6 +1404,23 @@ def test_strict_flags_end_the_game_on_a_flag_without_a_mine(page: Page, store: S
     page.wait_for_function("document.querySelector('#message').innerText.includes('Post-mortem')")
     name = f"{chr(65 + safe[0])}{safe[1] + 1}"
     assert f"The flag on {name} lost the game" in page.inner_text("#message")
+
+
+def test_a_hint_asked_after_the_end_leaves_the_post_mortem(page: Page, store: Store) -> None:
+    """A press of Hint (or H) after a loss replaced the post-mortem with "The game is over.
+    Start a new game.", and nothing brought it back but a reload."""
+    _, layout = _small_game(page, store, strict=True)
+    view = _view(page)
+    safe = next(c for c in covered(view) if not layout.is_mine(layout.board.index(*c)))
+    before = _moves(page)
+    page.click(_cell(page, "board", *safe), button="right")
+    _wait_move(page, before)
+    page.wait_for_function("document.querySelector('#message').innerText.includes('Post-mortem')")
+    words = page.inner_text("#message")
+    page.click("#hint")
+    page.keyboard.press("h")
+    page.wait_for_timeout(300)
+    assert page.inner_text("#message") == words
 
 
 def test_a_game_review_steps_through_the_clicks_and_downloads_the_gif(
@@ -2587,7 +2621,9 @@ SMALL_TARGETS = """(root) => {
   const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
   for (const e of root.querySelectorAll('button, select, input, textarea, [role=tab]')) {
     if (!shown(e)) continue;
-    const target = e.type === 'checkbox' || e.type === 'radio' ? e.closest('label') || e : e;
+    // A check box is tapped by its label, a file picker (hidden) by the button its label draws.
+    const target = e.type === 'checkbox' || e.type === 'radio' ? e.closest('label') || e
+      : e.type === 'file' ? e.closest('label').querySelector('.file-button') : e;
     const r = target.getBoundingClientRect();
     if (r.width < 44 || r.height < 44) {
       const name = e.id || e.className || e.textContent.trim();
@@ -2893,3 +2929,28 @@ def test_each_number_box_keeps_its_label_beside_it_on_a_phone(phone: Page) -> No
         phone.click("#tab-analysis")
         assert phone.evaluate(LABELS_APART, "#analysis") == [], lang
         phone.click("#tab-play")
+
+
+def test_the_browser_s_own_words_are_the_page_s_language(page: Page) -> None:
+    """The file picker ("Choose File", "No file chosen") and the checks of number fields
+    ("Value must be less than or equal to 100.") were the browser's own, in its language, on a
+    page set to another."""
+    page.select_option("#lang", "de")
+    page.wait_for_function("document.documentElement.lang === 'de'")
+    de = page_strings("de")
+    page.click("#tab-review")
+    assert page.inner_text(".file-button") == de["choose_file"] == "Datei wählen"
+    assert page.inner_text("#replay-name") == de["no_file"]
+    page.set_input_files("#replay-file", str(REPLAYS / "beginner-15s.avf"))
+    page.wait_for_selector("#review-board[data-clicks]")
+    assert page.inner_text("#replay-name") == "beginner-15s.avf"
+    page.click("#tab-play")
+    _custom_size(page, 300, 9, 10)
+    page.click("#new")
+    message = page.evaluate("document.querySelector('#custom-width').validationMessage")
+    assert message == "Breite: Wähle eine Zahl von 2 bis 100."
+    page.fill("#custom-width", "9")
+    page.fill("#custom-mines", "0")
+    page.click("#new")
+    message = page.evaluate("document.querySelector('#custom-mines').validationMessage")
+    assert message == de["error_at_least"].format(field=de["mines"], lo=1)

@@ -8,6 +8,8 @@ and rows numbered as a person names cells (``C4``).
 
 from __future__ import annotations
 
+import math
+
 from mineproof.analysis import Analysis
 from mineproof.board import cell_name
 from mineproof.position import FLAG
@@ -23,16 +25,21 @@ def percent(p: float, digits: int = 0) -> str:
     ('0%', '<1%', '37%', '>99%', '100%')
     >>> percent(0.0905, 1), percent(0.0004, 1), percent(0.9996, 1)
     ('9.0%', '<0.1%', '>99.9%')
-    >>> percent(1 / 200), percent(199 / 200), percent(0.9995, 1)
-    ('<1%', '>99%', '>99.9%')
+    >>> percent(1 / 200), percent(1 / 8), percent(199 / 200), percent(0.9995, 1)
+    ('1%', '13%', '>99%', '>99.9%')
+    >>> percent(0.004, 2), percent(1 / 400, 1)
+    ('0.40%', '0.3%')
     """
     if p <= 0:
         return "0%"
     if p >= 1:
         return "100%"
     step = 10.0**-digits  # the smallest step shown, in percent
-    shown = f"{p * 100:.{digits}f}"
-    if float(shown) <= 0:  # 0.5% rounds to "0" (to even): a possibility shown as none
+    # Halves round up, as the web page's Math.round does: 1/8 is 13% on the board and in the
+    # words beside it (Python's formatting rounds 12.5 to even, 12).
+    scale = 10**digits
+    shown = f"{math.floor(p * 100 * scale + 0.5) / scale:.{digits}f}"
+    if float(shown) <= 0:  # a possibility shown as none
         return f"<{step:.{digits}f}%"
     if float(shown) >= 100:
         return f">{100 - step:.{digits}f}%"

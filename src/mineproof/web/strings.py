@@ -181,6 +181,8 @@ def page_strings(lang: str) -> dict[str, str]:
         ),
         "format_json": t.pgettext("page", "The grid is not valid JSON."),
         "error_range": t.pgettext("page", "{field}: choose a number from {lo} to {hi}."),
+        # The browser's own check of a field with no upper bound, in the page's language.
+        "error_at_least": t.pgettext("page", "{field}: choose a whole number of at least {lo}."),
         "error_not_found": t.pgettext("page", "No game has this address."),
         "error_store": t.pgettext(
             "page", "The server could not save this move, so it was not made."
@@ -295,6 +297,9 @@ def page_strings(lang: str) -> dict[str, str]:
         "replay_file": t.pgettext(
             "page", "Replay file (.avf, .mvf, .rmv, .evf, or a game mineproof recorded)"
         ),
+        # The file picker's own button and words, which the browser says in its own language.
+        "choose_file": t.pgettext("page", "Choose a file"),
+        "no_file": t.pgettext("page", "No file chosen"),
         "review_empty": t.pgettext(
             "page", "Finish a game, or choose a replay file, to review it click by click."
         ),

@@ -4,7 +4,7 @@
 // Its state is one object, `s`: the edited cells and the last answer for exactly those cells.
 
 import { BoardView, COVERED, FLAG, codeLook } from "./board.js";
-import { countText, t } from "./i18n.js";
+import { countText, t, wordRange } from "./i18n.js";
 import { markPending, showMessage } from "./util.js";
 
 const TEMPLATE = `
@@ -57,6 +57,9 @@ export const analysisView = {
     };
     const board = new BoardView(q("editor"), edit);
     for (const id of ["edit-width", "edit-height"]) q(id).max = app.meta.max_side;
+    wordRange(q("edit-width"), "width");
+    wordRange(q("edit-height"), "height");
+    wordRange(q("edit-mines"), "mine_total");
 
     function empty(width, height) {
       s.paste = null;

@@ -50,6 +50,18 @@ export function percentText(n) {
   return new Intl.NumberFormat(current, { style: "percent", maximumFractionDigits: 0 }).format(n / 100);
 }
 
+// Word the browser's own check of the number field `input` (its range) in the page's language:
+// the browser would say it in its own ("Value must be less than or equal to 100."). `field` is
+// the string naming the field.
+export function wordRange(input, field) {
+  input.addEventListener("input", () => input.setCustomValidity(""));
+  input.addEventListener("invalid", () => {
+    if (input.validity.customError) return;
+    const vars = { field: t(field), lo: input.min, hi: input.max };
+    input.setCustomValidity(t(input.max === "" ? "error_at_least" : "error_range", vars));
+  });
+}
+
 // Return the string `key` with its {placeholders} filled from `vars`.
 export function t(key, vars = {}) {
   let text = table[key] ?? key;

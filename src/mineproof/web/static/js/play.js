@@ -8,7 +8,7 @@
 
 import { BoardView, COVERED, FLAG, cellName, codeLook, look } from "./board.js";
 import { STAGES, hintCells, hintMarks, hintWords, isGuess } from "./hint.js";
-import { TECHNIQUE_NAMES, decimal, t } from "./i18n.js";
+import { TECHNIQUE_NAMES, decimal, t, wordRange } from "./i18n.js";
 import { el, saved, showMessage } from "./util.js";
 
 const TEMPLATE = `
@@ -108,6 +108,9 @@ export const playView = {
       q(id).min = app.meta.min_side;
       q(id).max = app.meta.max_side;
     }
+    wordRange(q("custom-width"), "width");
+    wordRange(q("custom-height"), "height");
+    wordRange(q("custom-mines"), "mines");
     for (const name of app.meta.techniques) {
       q("technique").appendChild(el("option", { value: name, "data-i18n": TECHNIQUE_NAMES[name] }, name));
     }
@@ -399,7 +402,10 @@ export const playView = {
       if (view.state === "new") {
         s.message = { key: "first_click" };
       } else if (view.state !== "playing") {
-        s.message = { key: "game_over" };
+        // The words of the game's end stay: a post-mortem wiped by a key press was lost until
+        // the page was loaded again. The note goes to a screen reader.
+        app.announce(t("game_over"));
+        return;
       } else if (s.hint && !s.hintPrefix && s.message && s.message.hint) {
         // The same position: the next stage of the hint shown.
         s.hintStage = Math.min(STAGES, s.hintStage + 1);

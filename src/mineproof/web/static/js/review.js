@@ -16,7 +16,10 @@ import { el, markPending, saved, showMessage } from "./util.js";
 const TEMPLATE = `
   <div class="toolbar">
     <button id="review-last" type="button" data-i18n="review_last"></button>
-    <label><span data-i18n="replay_file"></span> <input id="replay-file" type="file" accept=".avf,.mvf,.rmv,.evf,.json"></label>
+    <label class="file-pick"><span data-i18n="replay_file"></span>
+      <input id="replay-file" class="sr-only" type="file" accept=".avf,.mvf,.rmv,.evf,.json">
+      <span class="file-button" data-i18n="choose_file" aria-hidden="true"></span>
+      <span id="replay-name" data-i18n="no_file" aria-hidden="true"></span></label>
   </div>
   <div id="review-summary" class="message" role="status" hidden></div>
   <div id="review-steps" class="toolbar steps" hidden>
@@ -114,9 +117,16 @@ export const reviewView = {
       return { file: { name: file.name, data: await readFile(file) } };
     }
 
+    // The file picker's words are the page's (the browser's own follow its language): the
+    // name of the file chosen replaces "No file chosen".
     async function upload() {
       const file = q("replay-file").files[0];
-      if (file) await load(readReplay(file));
+      const name = q("replay-name");
+      if (file) {
+        name.removeAttribute("data-i18n");
+        name.textContent = file.name;
+        await load(readReplay(file));
+      }
     }
 
     // The animation: a link for a game of the server, a download of the answer for a file.
