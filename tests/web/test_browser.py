@@ -1390,18 +1390,25 @@ def test_punish_guesses_makes_a_guess_a_mine_and_never_a_proven_safe_cell(
     pytest.fail("no game offered a guess on a cell its layout kept free")
 
 
-def test_strict_flags_end_the_game_on_a_flag_without_a_mine(page: Page, store: Store) -> None:
+def _flag_a_safe_cell(page: Page, store: Store) -> tuple[int, int]:
+    """Start a small game with strict flags, flag a cell with no mine (which loses it) and
+    return that cell once the post-mortem is shown."""
     _, layout = _small_game(page, store, strict=True)
     view = _view(page)
     safe = next(c for c in covered(view) if not layout.is_mine(layout.board.index(*c)))
     before = _moves(page)
     page.click(_cell(page, "board", *safe), button="right")
     _wait_move(page, before)
+    page.wait_for_function("document.querySelector('#message').innerText.includes('Post-mortem')")
+    return safe
+
+
+def test_strict_flags_end_the_game_on_a_flag_without_a_mine(page: Page, store: Store) -> None:
+    safe = _flag_a_safe_cell(page, store)
     assert page.get_attribute("#board", "data-game-state") == "lost"
     cell = _cell(page, "board", *safe)
     assert page.get_attribute(cell, "data-state") == "wrong-flag"
     assert "fatal" in (page.get_attribute(cell, "class") or "")
-    page.wait_for_function("document.querySelector('#message').innerText.includes('Post-mortem')")
     name = f"{chr(65 + safe[0])}{safe[1] + 1}"
     assert f"The flag on {name} lost the game" in page.inner_text("#message")
 
@@ -1409,13 +1416,7 @@ def test_strict_flags_end_the_game_on_a_flag_without_a_mine(page: Page, store: S
 def test_a_hint_asked_after_the_end_leaves_the_post_mortem(page: Page, store: Store) -> None:
     """A press of Hint (or H) after a loss replaced the post-mortem with "The game is over.
     Start a new game.", and nothing brought it back but a reload."""
-    _, layout = _small_game(page, store, strict=True)
-    view = _view(page)
-    safe = next(c for c in covered(view) if not layout.is_mine(layout.board.index(*c)))
-    before = _moves(page)
-    page.click(_cell(page, "board", *safe), button="right")
-    _wait_move(page, before)
-    page.wait_for_function("document.querySelector('#message').innerText.includes('Post-mortem')")
+    _flag_a_safe_cell(page, store)
     words = page.inner_text("#message")
     page.click("#hint")
     page.keyboard.press("h")
