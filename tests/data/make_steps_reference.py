@@ -23,7 +23,7 @@ A deliberate change of the steps is recorded again for the boards it changes onl
   show here"), now takes a proof a person can follow with more numbers (a combination of 5, 23,
   24, 32, 61 and the total, proving nine mines).
 - board 201 again, on 2026-11-30: a case may count what numbers still need against another
-  number or the mines left ("the 3 at B2 still needs 3 mines, which places every mine left"),
+  number or the mines left ("the 3 at B2 still needs 3 mines, all the mines left to place"),
   so its fewest numbers have a short proof after all: step 24 is the one of 2026-11-23 again
   (24, 50, 61, 68 and the total prove cell 78 a mine; the same steps, hints and grade as the
   first recording), with its proof shown (the digest changed).

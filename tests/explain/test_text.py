@@ -114,7 +114,7 @@ EXAMPLES = {
         "F1002FF3FF12F200\n110012233423F310\n01111111F3F33F10\n01F11F112F3F2110",
         "E2",
         # A count closes the case (before 2026-11-30 it split on B2, then on F1: 17 sentences).
-        "Then the 2 at C3 still needs 2 mines, which places every mine left (4), so F1 and F2 are "
+        "Then the 2 at C3 still needs 2 mines, all the mines left to place, so F1 and F2 are "
         "safe. Then the 2 at G1 (less its 1 flagged mine) would not have room for all its mines.",
     ),
     # A proof too long to show (the kernel gives up on cases past a depth): made here by
@@ -611,8 +611,7 @@ COUNTS = {
     "one number, the mines left, safe": (
         "4x4x4\nHHHH\n23HH\nHHHH\nH22H",
         "A4",
-        "Then the 3 at B2 still needs 3 mines, which places every mine left (4), so D3 and D4 "
-        "are safe.",
+        "Then the 3 at B2 still needs 3 mines, all the mines left to place, so D3 and D4 are safe.",
     ),
     "one number, the mines left, too many": (
         "3x5x4\nHHH\nH2H\nH1H\n2HH\nHHH",
@@ -629,7 +628,7 @@ COUNTS = {
         "B3",
         "Then the 2 at B2 and the 2 at C4, which share no undecided cell, still need 2 mines "
         "between them, and the other mines left to place (4) fill every other undecided cell, "
-        "so A6 and C6 are mines.",
+        "so D1, A6, C6 and D6 are mines.",
     ),
     "two numbers, the mines left, too many": (
         "4x6x7\nH3HH\nHHH2\nHH31\nHHHH\n3HHH\nHHHH",

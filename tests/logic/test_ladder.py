@@ -365,7 +365,7 @@ def test_the_simple_deduction_names_a_conflict_it_meets(text: str, trust: bool) 
 
 def test_a_case_counts_what_numbers_still_need_against_the_mines_left() -> None:
     """The 3, 2 and 2 with the mine total prove A4 safe. Suppose A4 is a mine: the 3 at B2
-    still needs 3 mines, which places every mine left, so D3 and D4 are safe, and the 2 at C4
+    still needs 3 mines, all the mines left to place, so D3 and D4 are safe, and the 2 at C4
     then puts two mines beside the 2 at B4, one too many. With one-number steps only, the same
     numbers needed cases five suppositions deep ("too many cases to show here"), and a proof
     with the 2 at A2 too was three deep, 30 sentences."""
@@ -401,5 +401,21 @@ def test_a_deduction_whose_fewest_numbers_have_no_proof_to_show_shows_one_with_m
     assert (d.fewest, d.minimal) == (False, False)
     # The numbers the proof uses: those of the refused proof, here, found among more.
     assert sorted(d.premise_cells) == [(1, 1), (1, 3), (2, 3)]
+    view = view_of(position)
+    check_deduction(view, d, list(view.clues), Tally())
+
+
+def test_a_shorter_proof_with_more_numbers_comes_before_cases_split_twice() -> None:
+    """The fewest 8 numbers with the mine total prove A8 safe by cases two deep (about 21
+    sentences once cases count); 6 numbers, each with its share of the 9 mines left and no
+    covered cell in common, say it in 3. Before cases counted the fewest had no proof to show
+    and the 6 were taken; then the cases were taken because they could be shown."""
+    position = Position.parse(
+        "7x8x13\nHHH1000\n1HH2221\n1H33FF1\n1HHH321\nH22H100\nH211100\nF33H321\nHHHHFHH"
+    )
+    d = best_deduction(position, trust_flags=True)
+    assert d is not None and d.level == 5 and d.safe_cells == [(0, 7)]
+    assert isinstance(d.proof, LinearProof) and len(d.premises) == 6
+    assert (d.fewest, d.minimal) == (False, False)
     view = view_of(position)
     check_deduction(view, d, list(view.clues), Tally())

@@ -323,7 +323,7 @@ def test_a_level_five_play_hint_without_flags_has_a_proof() -> None:
     proof = found[0].proof
     # The mines single numbers prove are told first (the 1 at H1 proves I1, ...); then one
     # supposition and a count close it: "Suppose A1 is a mine. Then the 3 at B3 and the 3 at
-    # B6 ... still need 6 mines between them, which places every mine left (10) ..." (before
+    # B6 ... still need 6 mines between them, all the mines left to place ..." (before
     # 2026-11-30, a combination of four premises, "-A1 + B2 = 1", proving B2 a mine as well).
     assert isinstance(proof, CaseProof) and proof.refuted.split is None
     given = [board.index(8, 0), board.index(8, 3), board.index(6, 8)]  # I1, I4, G9

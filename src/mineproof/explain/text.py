@@ -1032,7 +1032,7 @@ def _event(t: gettext.NullTranslations, names: _Names, event: Event, left: int) 
     total counts)."""
     board = names.position.board
     if event.parts:
-        return _count_event(t, names, event, left)
+        return _count_event(t, names, event)
     if event.premise == MINE_TOTAL:
         if event.conflict == "too-many":
             return t.gettext("Then there would be more mines than are left.")
@@ -1068,10 +1068,10 @@ def _event(t: gettext.NullTranslations, names: _Names, event: Event, left: int) 
     ).format(clue=clue, cells=_cells(t, board, event.mine))
 
 
-def _count_event(t: gettext.NullTranslations, names: _Names, event: Event, left: int) -> str:
+def _count_event(t: gettext.NullTranslations, names: _Names, event: Event) -> str:
     """Return a count of a case in words (see :class:`~mineproof.logic.cases.Event`): what one
     number, or two that share no undecided cell, still need, counted towards another number
-    or towards the mines left (``left``: those of the board, as the other steps say them)."""
+    or towards the mines left to place in the case."""
     board = names.position.board
     mines = t.npgettext("a number still needs", "{n} mine", "{n} mines", event.needed).format(
         n=_grouped(t, event.needed)
@@ -1088,7 +1088,6 @@ def _count_event(t: gettext.NullTranslations, names: _Names, event: Event, left:
         "cells": _cells(t, board, settled) if settled else "",
         "more": _grouped(t, event.left - event.needed),
         "m": _grouped(t, event.left),
-        "left": _grouped(t, left),
     }
     if event.premise != MINE_TOTAL:
         # The number is named twice: its flags are told at the first mention only.
@@ -1103,10 +1102,8 @@ def _one_part(t: gettext.NullTranslations, key: tuple[bool, str], count: int) ->
     whether it counts towards the mine total, and its outcome."""
     if key == (True, "safe"):
         return t.ngettext(
-            "Then {part} still needs {mines}, which places every mine left ({left}), so "
-            "{cells} is safe.",
-            "Then {part} still needs {mines}, which places every mine left ({left}), so "
-            "{cells} are safe.",
+            "Then {part} still needs {mines}, all the mines left to place, so {cells} is safe.",
+            "Then {part} still needs {mines}, all the mines left to place, so {cells} are safe.",
             count,
         )
     if key == (True, "mine"):
@@ -1156,10 +1153,10 @@ def _two_parts(t: gettext.NullTranslations, key: tuple[bool, str], count: int) -
     :func:`_one_part`)."""
     if key == (True, "safe"):
         return t.ngettext(
-            "Then {parts}, which share no undecided cell, still need {mines} between them, "
-            "which places every mine left ({left}), so {cells} is safe.",
-            "Then {parts}, which share no undecided cell, still need {mines} between them, "
-            "which places every mine left ({left}), so {cells} are safe.",
+            "Then {parts}, which share no undecided cell, still need {mines} between them, all "
+            "the mines left to place, so {cells} is safe.",
+            "Then {parts}, which share no undecided cell, still need {mines} between them, all "
+            "the mines left to place, so {cells} are safe.",
             count,
         )
     if key == (True, "mine"):

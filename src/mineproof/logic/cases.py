@@ -153,7 +153,20 @@ def case_proof(
     """Return the shortest refutation (fewest splits, then fewest steps) of the case opposite
     to "``target`` is a mine" (``mine``) or "is safe", within ``depth`` splits and ``work``
     clue visits; ``None`` when there is none within those bounds.
+
+    Cases count (:func:`_count`) where single numbers stop; when that finds no refutation
+    within the bounds (a count visits many numbers, so it reaches less deep for the same work),
+    the search is made again with single numbers only, with ``work`` of its own: no proof
+    shown before cases counted is lost.
     """
+    found = _case_proof(premises, target, mine, depth, work, counts=True)
+    return found or _case_proof(premises, target, mine, depth, work, counts=False)
+
+
+def _case_proof(
+    premises: Sequence[Clue], target: int, mine: bool, depth: int, work: int, *, counts: bool
+) -> CaseProof | None:
+    """Return :func:`case_proof`'s refutation, with counts inside cases or without."""
     budget = Work(work)
     clues = list(premises)
     # What the clues settle before any supposition holds in every case: told once, first.
@@ -163,7 +176,7 @@ def case_proof(
         # proof a person follows.
         events, safe, mines = [], 0, 0
     for limit in range(depth + 1):
-        found = _refute(clues, target, not mine, safe, mines, limit, budget)
+        found = _refute(clues, target, not mine, safe, mines, limit, budget, counts)
         if found is not None:
             given, _ = _needed(events, found[1])
             return CaseProof(target, mine, found[0], given)
@@ -190,16 +203,20 @@ def _refute(
     mine_known: int,
     splits: int,
     budget: Work,
+    counts: bool,
 ) -> tuple[Branch, int] | None:
     """Return a refutation of ``cell`` being a mine (``mine``) or safe, given the cells known
-    so far, with at most ``splits`` further splits; with it, the known cells it relies on."""
+    so far, with at most ``splits`` further splits (and counts inside cases with ``counts``);
+    with it, the known cells it relies on."""
     bit = 1 << cell
     if mine:
         mine_known |= bit
     else:
         safe_known |= bit
     before = safe_known | mine_known
-    events, safe_known, mine_known, conflict = _propagate(clues, safe_known, mine_known, budget)
+    events, safe_known, mine_known, conflict = _propagate(
+        clues, safe_known, mine_known, budget, counts=counts
+    )
     if conflict is not None:
         chain, outside = _needed(events, conflict[1])
         return Branch(cell, mine, (*chain, conflict[0])), outside & before & ~bit
@@ -207,10 +224,10 @@ def _refute(
         return None
     best: tuple[Branch, int] | None = None
     for other in _split_cells(clues, safe_known | mine_known):
-        first = _refute(clues, other, True, safe_known, mine_known, splits - 1, budget)
+        first = _refute(clues, other, True, safe_known, mine_known, splits - 1, budget, counts)
         if first is None:
             continue
-        second = _refute(clues, other, False, safe_known, mine_known, splits - 1, budget)
+        second = _refute(clues, other, False, safe_known, mine_known, splits - 1, budget, counts)
         if second is None:
             continue
         chain, outside = _needed(events, first[1] | second[1])
@@ -293,8 +310,8 @@ def _count(clues: list[Clue], safe: int, mine: int, budget: Work) -> tuple[Event
     every container first, then two parts that share no undecided cell. The parts' mines count
     towards the container's: what it needs beyond them must fit its other cells. A conflict
     is taken before a count that settles cells, and a number before the mine total (which
-    counts every mine placed so far). A visit of a container or of a pair is a unit of
-    ``budget``.
+    counts every mine placed so far). Each number a container is checked against, each pair
+    looked at and each count worked out is a unit of ``budget``.
     """
     known = safe | mine
     open_: list[tuple[Clue, int, int]] = []  # each number with its undecided cells and need
@@ -307,7 +324,7 @@ def _count(clues: list[Clue], safe: int, mine: int, budget: Work) -> tuple[Event
     found: tuple[Event, int] | None = None
     for pairs in (False, True):
         for clue, free, left in containers:
-            if not budget.spend(1):
+            if not budget.spend(1 + len(parts)):
                 return None
             inside = [p for p in parts if p[0] is not clue and p[1] & ~free == 0]
             groups: list[tuple[tuple[Clue, int, int], ...]] = []
@@ -318,6 +335,8 @@ def _count(clues: list[Clue], safe: int, mine: int, budget: Work) -> tuple[Event
                     if not budget.spend(len(inside) - k):
                         return None
                     groups += [(p, q) for q in inside[k + 1 :] if not p[1] & q[1]]
+            if not budget.spend(len(groups)):
+                return None
             for group in groups:
                 needed = sum(g[2] for g in group)
                 rest = free & ~_union_of(g[1] for g in group)
@@ -357,7 +376,8 @@ def _needed(events: list[tuple[Event, int]], wanted: int) -> tuple[tuple[Event, 
         used = (event.safe | event.mine) & wanted
         if not used:
             continue
-        whole = event.premise >= 0
+        # A count's mines are all told: it says how many the other cells hold.
+        whole = event.premise >= 0 or bool(event.parts and event.mine)
         kept.append(
             event if whole else replace(event, safe=event.safe & used, mine=event.mine & used)
         )
