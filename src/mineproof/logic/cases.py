@@ -142,9 +142,11 @@ def settled_cells(events: Sequence[Event]) -> tuple[int, int]:
 
 
 CASE_WORK = 100_000
-"""The clue visits a case proof may make (about 0.1 s): past it a deduction of level 4 or 5
-says there are too many cases to show. 20,000 left 2 of 91 level-4 play hints of unflagged
-positions without a proof; 100,000 none (and 36 of 148 level-5 ones, against 43)."""
+"""The clue visits a case proof may make (about 0.1 s), once with counts inside cases and once
+more without them when that finds nothing (see :func:`case_proof`): past it a deduction of
+level 4 or 5 says there are too many cases to show. 20,000 left 2 of 91 level-4 play hints of
+unflagged positions without a proof; 100,000 none (and 36 of 148 level-5 ones, against 43,
+before cases counted)."""
 
 
 def case_proof(
