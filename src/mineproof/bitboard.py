@@ -19,10 +19,11 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from itertools import compress
 
-__all__ = ["Bitboard", "Planes", "bitboard", "iter_bits", "mask_of"]
+__all__ = ["Bitboard", "Planes", "bitboard", "iter_bits", "mask_of", "union_of"]
 
 Planes = tuple[int, int, int, int]
 """A count per cell, bit-sliced: plane ``k`` is the mask of the cells whose count has bit ``k``."""
@@ -137,6 +138,18 @@ def iter_bits(mask: int) -> list[int]:
     while i >= 0:
         out.append(i)
         i = digits.find("1", i + 1)
+    return out
+
+
+def union_of(masks: Iterable[int]) -> int:
+    """Return the union of ``masks`` (0 for none).
+
+    >>> union_of([0b0011, 0b0110]), union_of([])
+    (7, 0)
+    """
+    out = 0
+    for mask in masks:
+        out |= mask
     return out
 
 

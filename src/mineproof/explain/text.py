@@ -18,6 +18,7 @@ from pathlib import Path
 from unicodedata import east_asian_width
 
 from mineproof.analysis.constraints import Clue, Constraints, condition
+from mineproof.bitboard import union_of
 from mineproof.board import Board, cell_name, iter_bits
 from mineproof.errors import MineproofError
 from mineproof.logic import Deduction
@@ -561,13 +562,6 @@ def _two_clues(t: gettext.NullTranslations, d: Deduction, names: _Names) -> list
 # --- adding up equations (levels 3 and 5) -----------------------------------------------------
 
 
-def _union(clues: list[Clue]) -> int:
-    out = 0
-    for c in clues:
-        out |= c.mask
-    return out
-
-
 def _combination(t: gettext.NullTranslations, d: Deduction, names: _Names) -> list[str]:
     proof = d.proof
     if not isinstance(proof, LinearProof):
@@ -596,7 +590,7 @@ def _needs_and_allows(
     allow = sum(c.mines for c in minus)
     named_plus = names.clues([c.cell for c in plus])
     named_minus = names.clues([c.cell for c in minus])
-    others_plus = _union(plus) & ~_union(minus)
+    others_plus = union_of(c.mask for c in plus) & ~union_of(c.mask for c in minus)
     out = []
     if len(plus) == 1:
         out.append(
@@ -629,7 +623,7 @@ def _needs_and_allows(
     other = names.clues([c.cell for c in plus])
     out.append(text.format(clue=named_minus, clues=named_minus, k=_grouped(t, allow), other=other))
     # Name them: each number may share other cells, and a reader should not have to find them.
-    shared = _union(plus) & _union(minus)
+    shared = union_of(c.mask for c in plus) & union_of(c.mask for c in minus)
     out.append(
         t.ngettext(
             "The cell shared is {cells}.", "The cells shared are {cells}.", _listed(shared)

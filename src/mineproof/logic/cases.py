@@ -22,11 +22,12 @@ proof's ``given``, told first, and no case repeats them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
 from mineproof.analysis.constraints import Clue
+from mineproof.bitboard import union_of
 from mineproof.board import iter_bits
 from mineproof.logic.premises import Work
 
@@ -341,9 +342,9 @@ def _count(clues: list[Clue], safe: int, mine: int, budget: Work) -> tuple[Event
                 return None
             for group in groups:
                 needed = sum(g[2] for g in group)
-                rest = free & ~_union_of(g[1] for g in group)
+                rest = free & ~union_of(g[1] for g in group)
                 cells = tuple(g[0].cell for g in group)
-                relied = (clue.mask | _union_of(g[0].mask for g in group)) & known
+                relied = (clue.mask | union_of(g[0].mask for g in group)) & known
                 base = Event(clue.cell, parts=cells, needed=needed, left=left)
                 if needed > left:
                     return replace(base, conflict="too-many"), relied
@@ -358,14 +359,6 @@ def _count(clues: list[Clue], safe: int, mine: int, budget: Work) -> tuple[Event
         if found is not None:
             return found
     return None
-
-
-def _union_of(masks: Iterable[int]) -> int:
-    """Return the union of ``masks``."""
-    out = 0
-    for mask in masks:
-        out |= mask
-    return out
 
 
 def _needed(events: list[tuple[Event, int]], wanted: int) -> tuple[tuple[Event, ...], int]:

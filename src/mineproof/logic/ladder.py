@@ -29,6 +29,7 @@ from mineproof.analysis.constraints import (
 )
 from mineproof.analysis.core import forced_by
 from mineproof.analysis.counting import COUNT_WORK, CountTooLarge, counting_budget
+from mineproof.bitboard import union_of
 from mineproof.board import Board, iter_bits
 from mineproof.errors import ArgumentError, TooComplexError
 from mineproof.logic import levels
@@ -697,7 +698,7 @@ def _simplest(premises: list[Clue], target: int, is_mine: bool, targets: int) ->
     if len(premises) > _LINEAR_PREMISES:
         return None
     relaxation = Relaxation(premises)
-    safe, mine = relaxation.forced(_union(premises) & targets | 1 << target)
+    safe, mine = relaxation.forced(union_of(c.mask for c in premises) & targets | 1 << target)
     if not (mine if is_mine else safe) >> target & 1:
         return None
     return relaxation.simplest(target, is_mine, safe, mine)
@@ -775,13 +776,6 @@ def _total_cannot_help(
     return bool(bit & frontier) or (most < left and left - fewest < outside)
 
 
-def _union(clues: list[Clue]) -> int:
-    out = 0
-    for c in clues:
-        out |= c.mask
-    return out
-
-
 def _ball(
     clues: list[Clue], bit: int, proves: Callable[[list[Clue]], bool], work: Work
 ) -> list[Clue]:
@@ -794,7 +788,7 @@ def _ball(
             return list(clues)
         if len(inside) == len(clues) or proves(inside):
             return inside if len(inside) < len(clues) else list(clues)
-        reach = _union(inside)
+        reach = union_of(c.mask for c in inside)
         grown = [c for c in clues if c.mask & reach]
         if len(grown) == len(inside):
             return list(clues)
